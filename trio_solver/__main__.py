@@ -1,0 +1,7 @@
+"""``python -m trio_solver`` runs the ``trio-solver`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,715 @@
+"""Exact beliefs about the hidden cards, from one player's view.
+
+The posterior is over count matrices: how many cards of each value every hidden
+row (a hand the viewer cannot see, the pool of centre slots never shown) holds
+now. Under a uniformly shuffled deck a matrix weighs ``prod_v r_v! / prod_i
+c_iv!`` (the number of physical deals behind it, up to a constant; see the prior
+note in INTERFACE.md), and every public fact is a bound on a row's cumulative
+count ``C_i(u)`` (:mod:`trio_solver.facts`).
+
+Because the bounds are on cumulative counts, the matrices form paths through a
+lattice: process the values 1..12 in order, the state after value ``u`` being the
+vector of cumulative counts of the rows. A forward-backward pass over this
+lattice (dense :mod:`numpy` arrays, one axis per hidden row but one whose count
+follows from the others) sums the hundreds of millions of matrices of an early
+3-player position in milliseconds, exactly, without listing them. Everything the
+library asks follows from the forward and backward tables:
+
+* the distribution of a row's cumulative count after each value gives the card a
+  request for either end of a hand would show now, at any depth;
+* the transitions at value ``v`` give the distribution of a cell's count, the
+  expected counts, and the joint probability that several requests in one turn
+  all show ``v`` (what the advisor needs);
+* walking the forward table backwards samples complete deals exactly.
+
+With ``exact=True`` the same code runs on Python integers (numpy object arrays)
+and :attr:`Beliefs.total_weight` is the exact weighted count of the matrices,
+which the tests compare with a python-constraint enumeration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .engine import Deal, Game
+from .errors import ViewError
+from .facts import POOL, Facts, Row, TrioChange, extract
+from .reveal import Reveal
+from .rules import VALUES
+from .table import Swap
+from .view import PlayerView
+
+__all__ = ["Beliefs", "Placement", "Demand"]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A complete assignment of the cards now in play: every hand and every centre slot.
+
+    ``centre[i]`` is ``None`` for a slot emptied by a trio.
+    """
+
+    hands: tuple[tuple[int, ...], ...]
+    centre: tuple[int | None, ...]
+
+
+#: A demand on one hidden row in a joint event: (lowest cards, highest cards) that must show the value.
+Demand = tuple[int, int]
+
+
+def _compositions(rows: int, total: int) -> list[tuple[tuple[int, ...], int, int]]:
+    """All (x, x_implicit, multinomial weight) with sum(x) + x_implicit == total."""
+    out = []
+    for x in itertools.product(range(total + 1), repeat=rows):
+        s = sum(x)
+        if s <= total:
+            rest = total - s
+            w = math.factorial(total)
+            for c in x:
+                w //= math.factorial(c)
+            w //= math.factorial(rest)
+            out.append((x, rest, w))
+    return out
+
+
+class _Lattice:
+    """Forward-backward tables over the cumulative-count lattice of the hidden rows."""
+
+    def __init__(self, facts: Facts, exact: bool) -> None:
+        self.exact = exact
+        self.dtype: Any = object if exact else np.float64
+        rows = list(facts.rows)
+        self.hidden = facts.hidden
+        # The implicit row: the pool when there is one (it takes no end requests), else the largest hand.
+        imp: Row | None = None
+        if rows:
+            pool = [r for r in rows if r.key == POOL]
+            imp = pool[0] if pool else max(rows, key=lambda r: r.size)
+            rows.remove(imp)
+        self.explicit: list[Row] = rows
+        self.implicit: Row | None = imp
+        self.dims = tuple(r.size + 1 for r in rows)
+        self.R = len(rows)
+        placed = [0] * 13
+        for u in range(1, 13):
+            placed[u] = placed[u - 1] + facts.hidden[u]
+        self.placed = placed
+        total = sum(r.size for r in facts.rows)
+        self.feasible_counts = all(h >= 0 for h in facts.hidden[1:]) and placed[12] == total
+        self.sumgrid = (
+            np.indices(self.dims).sum(axis=0) if self.R else np.zeros((), dtype=np.int64)
+        )
+        self.masks = [self._mask(u) for u in range(13)]
+        self.comps: list[list[tuple[tuple[int, ...], int, int]]] = [[]] + [
+            [c for c in _compositions(self.R, max(facts.hidden[u], 0)) if all(
+                xi <= d - 1 for xi, d in zip(c[0], self.dims))]
+            for u in range(1, 13)
+        ]
+        self.alpha = self._forward()
+        final = tuple(d - 1 for d in self.dims)
+        self.Z = self.alpha[12][final] if self.feasible_counts else 0
+        if not exact:
+            self.Z = float(self.Z)
+
+    # -- construction -------------------------------------------------------------
+    def _mask(self, u: int) -> np.ndarray:
+        m = np.ones(self.dims, dtype=bool)
+        for axis, row in enumerate(self.explicit):
+            ok = np.zeros(row.size + 1, dtype=bool)
+            lo, hi = max(row.lower[u], 0), min(row.upper[u], row.size)
+            if lo <= hi:
+                ok[lo : hi + 1] = True
+            shape = [1] * self.R
+            shape[axis] = row.size + 1
+            m &= ok.reshape(shape)
+        imp = self.implicit
+        c_imp = self.placed[u] - self.sumgrid
+        if imp is None:
+            m &= c_imp == 0
+        else:
+            m &= (c_imp >= max(imp.lower[u], 0)) & (c_imp <= min(imp.upper[u], imp.size))
+        return m
+
+    def _zeros(self) -> np.ndarray:
+        return np.zeros(self.dims, dtype=self.dtype)
+
+    def _slices(self, x: tuple[int, ...]) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        src = tuple(slice(0, d - xi) for d, xi in zip(self.dims, x))
+        dst = tuple(slice(xi, d) for d, xi in zip(self.dims, x))
+        return src, dst
+
+    def _forward(self) -> list[np.ndarray]:
+        a = self._zeros()
+        a[(0,) * self.R] = 1
+        a = a * self.masks[0]
+        alpha = [a]
+        for u in range(1, 13):
+            new = self._zeros()
+            for x, _, w in self.comps[u]:
+                src, dst = self._slices(x)
+                new[dst] += w * a[src]
+            a = new * self.masks[u]
+            alpha.append(a)
+        return alpha
+
+    @cached_property
+    def beta(self) -> list[np.ndarray]:
+        b = self._zeros()
+        b[tuple(d - 1 for d in self.dims)] = 1
+        b = b * self.masks[12]
+        beta = [b]
+        for u in range(12, 0, -1):
+            new = self._zeros()
+            for x, _, w in self.comps[u]:
+                src, dst = self._slices(x)
+                new[src] += w * b[dst]
+            b = new * self.masks[u - 1]
+            beta.append(b)
+        beta.reverse()
+        return beta
+
+    # -- marginals ----------------------------------------------------------------
+    def _sum_by_total(self, arr: np.ndarray) -> dict[int, Any]:
+        if not self.exact:
+            flat = np.bincount(self.sumgrid.ravel(), weights=arr.ravel())
+            return {t: flat[t] for t in range(len(flat)) if flat[t] != 0}
+        out: dict[int, Any] = {}
+        for t in np.unique(self.sumgrid):
+            s = arr[self.sumgrid == t].sum()
+            if s != 0:
+                out[int(t)] = s
+        return out
+
+    @cached_property
+    def cumulative(self) -> list[list[dict[int, Any]]]:
+        """``cumulative[i][u][k]``: weight of the matrices with C_i(u) = k (rows: explicit then implicit)."""
+        out: list[list[dict[int, Any]]] = [[] for _ in range(self.R + (self.implicit is not None))]
+        for u in range(13):
+            g = self.alpha[u] * self.beta[u]
+            for i in range(self.R):
+                axes = tuple(a for a in range(self.R) if a != i)
+                m = g.sum(axis=axes) if axes else g
+                out[i].append({k: m[k] for k in range(len(m)) if m[k] != 0})
+            if self.implicit is not None:
+                by = self._sum_by_total(g)
+                out[self.R].append({self.placed[u] - t: w for t, w in by.items()})
+        return out
+
+    @cached_property
+    def cells(self) -> list[list[dict[int, Any]]]:
+        """``cells[i][v][c]``: weight of the matrices where row i holds c cards of value v."""
+        nrows = self.R + (self.implicit is not None)
+        out: list[list[dict[int, Any]]] = [[{} for _ in range(13)] for _ in range(nrows)]
+        beta = self.beta
+        for v in range(1, 13):
+            a, b = self.alpha[v - 1], beta[v]
+            for x, rest, w in self.comps[v]:
+                src, dst = self._slices(x)
+                mass = (a[src] * b[dst]).sum() * w
+                if mass == 0:
+                    continue
+                for i, xi in enumerate(x):
+                    out[i][v][xi] = out[i][v].get(xi, 0) + mass
+                if self.implicit is not None:
+                    out[self.R][v][rest] = out[self.R][v].get(rest, 0) + mass
+        return out
+
+    # -- joint events at one value ---------------------------------------------------
+    def entries(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        """The transitions at value ``v``, grouped by what end requests can see.
+
+        Each entry is ``(x, cats, weight)``: ``x[i]`` cards of value ``v`` in row i
+        (explicit rows then the implicit one) and ``cats[i]`` in {0: no end
+        reachable, 1: they are its lowest cards, 2: its highest cards, 3: the
+        whole hand}.
+        """
+        a, b = self.alpha[v - 1], self.beta[v]
+        out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
+        imp = self.implicit
+        imp_is_hand = imp is not None and imp.key != POOL
+        for x, rest, w in self.comps[v]:
+            src, dst = self._slices(x)
+            W = a[src] * b[dst]
+            if not W.any():
+                continue
+            W = W * w
+            parts: list[tuple[int, Any]]
+            if imp_is_hand and rest > 0:
+                assert imp is not None
+                sg = self.sumgrid[src]
+                lo = (self.placed[v - 1] - sg) == 0
+                hi = (self.placed[v] - sg - sum(x)) == imp.size
+                parts = [(0, W * (~lo & ~hi)), (1, W * (lo & ~hi)), (2, W * (~lo & hi)), (3, W * (lo & hi))]
+            else:
+                parts = [(0, W)]
+            S = [i for i in range(self.R) if x[i] > 0]
+            other = tuple(i for i in range(self.R) if x[i] == 0)
+            for icat, Wp in parts:
+                red = Wp.sum(axis=other) if other else Wp
+                if not S:
+                    total = red if not isinstance(red, np.ndarray) else red.sum()
+                    if total != 0:
+                        out.append((x + (rest,), (0,) * self.R + (icat,), total))
+                    continue
+                # collapse each axis in S into categories
+                cat_arrays = []
+                for i in S:
+                    length = self.dims[i] - x[i]
+                    cat_arrays.append(length)
+                for combo in itertools.product(range(4), repeat=len(S)):
+                    idx: list[Any] = []
+                    okc = True
+                    for c, length in zip(combo, cat_arrays):
+                        if length == 1:
+                            if c != 3:
+                                okc = False
+                                break
+                            idx.append(slice(0, 1))
+                        elif c == 0:
+                            idx.append(slice(1, length - 1))
+                        elif c == 1:
+                            idx.append(slice(0, 1))
+                        elif c == 2:
+                            idx.append(slice(length - 1, length))
+                        else:
+                            okc = False
+                            break
+                    if not okc:
+                        continue
+                    total = red[tuple(idx)].sum()
+                    if total == 0:
+                        continue
+                    cats = [0] * self.R
+                    for i, c in zip(S, combo):
+                        cats[i] = c
+                    out.append((x + (rest,), tuple(cats) + (icat,), total))
+        return out
+
+    # -- sampling -------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> list[list[int]]:
+        """One count matrix drawn exactly from the posterior: ``m[i][v]`` (explicit rows, then implicit)."""
+        nrows = self.R + (self.implicit is not None)
+        m = [[0] * 13 for _ in range(nrows)]
+        s = tuple(d - 1 for d in self.dims)
+        for u in range(12, 0, -1):
+            prev = self.alpha[u - 1]
+            choices = []
+            weights = []
+            for x, rest, w in self.comps[u]:
+                p = tuple(si - xi for si, xi in zip(s, x))
+                if any(pi < 0 for pi in p):
+                    continue
+                wt = prev[p] * w
+                if wt:
+                    choices.append((x, rest, p))
+                    weights.append(float(wt))
+            (x, rest, p) = rng.choices(choices, weights=weights)[0]
+            for i, xi in enumerate(x):
+                m[i][u] = xi
+            if self.implicit is not None:
+                m[self.R][u] = rest
+            s = p
+        return m
+
+
+class Beliefs:
+    """The viewer's exact posterior over the hidden cards.
+
+    ``Beliefs(view)`` builds the model; every query is then cheap. All
+    probabilities are exact Bayes posteriors under a uniform shuffle for games
+    without secret swaps; with secret swaps (team play) :attr:`approximate` is
+    true and the probabilities come from a sound relaxation (never excluding a
+    possible deal).
+    """
+
+    def __init__(self, view: PlayerView, *, exact: bool = False, _drop: frozenset[int] = frozenset()) -> None:
+        self.view = view
+        self.facts = extract(view, drop=_drop)
+        self._lat = _Lattice(self.facts, exact)
+        self.exact = exact
+        self._row_index: dict[int, int] = {}
+        for i, r in enumerate(self._lat.explicit):
+            self._row_index[r.key] = i
+        if self._lat.implicit is not None:
+            self._row_index[self._lat.implicit.key] = self._lat.R
+
+    # -- basic facts ------------------------------------------------------------------
+    @property
+    def approximate(self) -> bool:
+        """Whether secret swaps made these beliefs an approximation."""
+        return self.facts.approximate
+
+    @property
+    def consistent(self) -> bool:
+        """Whether at least one deal fits everything shown."""
+        return bool(self._lat.Z)
+
+    @property
+    def total_weight(self) -> Any:
+        """The weighted number of count matrices that fit (an exact integer with ``exact=True``)."""
+        return self._lat.Z
+
+    def _p(self, w: Any) -> float:
+        if self.exact:
+            return float(Fraction(w, self._lat.Z))
+        return float(w / self._lat.Z)
+
+    def _fraction(self, w: Any) -> Fraction:
+        if not self.exact:
+            raise ViewError("exact fractions need Beliefs(view, exact=True)")
+        return Fraction(w, self._lat.Z)
+
+    def _require(self) -> None:
+        if not self._lat.Z:
+            raise ViewError("no deal fits this view: the record contradicts itself")
+
+    def hidden_seats(self) -> list[int]:
+        """Seats whose hand is hidden from the viewer and not empty."""
+        return [r.key for r in self.facts.rows if r.key != POOL]
+
+    # -- the centre ---------------------------------------------------------------------
+    def centre(self) -> dict[int, dict[int, float]]:
+        """For every slot still in the centre: value -> probability."""
+        self._require()
+        out: dict[int, dict[int, float]] = {}
+        facts = self.facts
+        pool: dict[int, float] = {}
+        if facts.pool_slots:
+            i = self._row_index[POOL]
+            m = len(facts.pool_slots)
+            cells = self._lat.cells[i]
+            for v in VALUES:
+                e = sum(c * w for c, w in cells[v].items())
+                if e:
+                    pool[v] = self._p(e) / m
+        for slot in range(len(facts.table.centre)):
+            if not facts.table.centre[slot]:
+                continue
+            if slot in facts.known_slots:
+                out[slot] = {facts.known_slots[slot]: 1.0}
+            else:
+                out[slot] = dict(pool)
+        return out
+
+    # -- hands -----------------------------------------------------------------------------
+    def _cdf(self, seat: int, u: int, k: int) -> Any:
+        """Weight of C_seat(u) <= k."""
+        i = self._row_index[seat]
+        return sum(w for c, w in self._lat.cumulative[i][u].items() if c <= k)
+
+    def position_distribution(self, seat: int, position: int) -> dict[int, float]:
+        """Distribution of the card at sorted ``position`` of ``seat``'s hand now."""
+        self._require()
+        table = self.facts.table
+        if not 0 <= position < table.sizes[seat]:
+            return {}
+        if seat == self.facts.seat:
+            assert self.facts.hand is not None
+            return {self.facts.hand[position]: 1.0}
+        out: dict[int, float] = {}
+        prev = self._cdf(seat, 0, position)
+        for v in VALUES:
+            cur = self._cdf(seat, v, position)
+            w = prev - cur
+            if w:
+                out[v] = self._p(w)
+            prev = cur
+        return out
+
+    def end(self, reveal: Reveal) -> dict[int, float]:
+        """Distribution of the card ``reveal`` (a hand end) would show now; ``{}`` if none is accessible."""
+        if reveal.is_centre:
+            return self.centre().get(reveal.index, {})
+        table = self.facts.table
+        s = reveal.index
+        if table.accessible(s) <= 0:
+            return {}
+        return self.position_distribution(s, table.position(reveal))
+
+    def lowest(self, seat: int) -> dict[int, float]:
+        """The card a request for ``seat``'s lowest would show now."""
+        return self.end(Reveal.lowest(seat))
+
+    def highest(self, seat: int) -> dict[int, float]:
+        """The card a request for ``seat``'s highest would show now."""
+        return self.end(Reveal.highest(seat))
+
+    def count_distribution(self, seat: int) -> dict[int, dict[int, float]]:
+        """For a hidden seat: value -> (number of copies held -> probability)."""
+        self._require()
+        if seat == self.facts.seat:
+            assert self.facts.hand is not None
+            return {v: {self.facts.hand.count(v): 1.0} for v in VALUES}
+        if seat not in self._row_index:
+            return {v: {0: 1.0} for v in VALUES}
+        cells = self._lat.cells[self._row_index[seat]]
+        return {v: {c: self._p(w) for c, w in sorted(cells[v].items())} for v in VALUES}
+
+    def expected(self, seat: int) -> dict[int, float]:
+        """Expected number of cards of each value in ``seat``'s hand (values with 0 left out)."""
+        out: dict[int, float] = {}
+        for v, dist in self.count_distribution(seat).items():
+            e = sum(c * p for c, p in dist.items())
+            if e > 0:
+                out[v] = e
+        return out
+
+    def exact_cell_weights(self, seat: int | None) -> dict[int, dict[int, int]]:
+        """Exact weighted counts ``value -> copies -> weight`` of a hidden row (``None``: the pool)."""
+        if not self.exact:
+            raise ViewError("exact weights need Beliefs(view, exact=True)")
+        key = POOL if seat is None else seat
+        cells = self._lat.cells[self._row_index[key]]
+        return {v: dict(cells[v]) for v in VALUES}
+
+    # -- joint events ---------------------------------------------------------------------
+    @cached_property
+    def _entries(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        nrows = self._lat.R + (self._lat.implicit is not None)
+        for v in VALUES:
+            ents = self._lat.entries(v)
+            if not ents:
+                out[v] = (np.zeros((0, nrows), dtype=np.int64), np.zeros((0, nrows), dtype=np.int64),
+                          np.zeros(0, dtype=self._lat.dtype))
+                continue
+            X = np.array([e[0] for e in ents], dtype=np.int64).reshape(len(ents), nrows)
+            C = np.array([e[1] for e in ents], dtype=np.int64).reshape(len(ents), nrows)
+            W = np.array([e[2] for e in ents], dtype=self._lat.dtype)
+            out[v] = (X, C, W)
+        return out
+
+    def joint_weight(self, value: int, demands: dict[int, Demand], pool: int = 0) -> Any:
+        """Weight of: each hidden seat ``s`` in ``demands`` has its ``(a, b)`` lowest/highest cards (counted
+        from the ends of its hand now, face-up cards of this turn included) all equal to ``value``, and
+        ``pool`` distinct never-shown centre slots all hold ``value``.
+
+        Divide by :attr:`total_weight` for the probability.
+        """
+        X, C, W = self._entries[value]
+        if len(W) == 0:
+            return 0
+        ok = np.ones(len(W), dtype=bool)
+        for seat, (a, b) in demands.items():
+            if a == 0 and b == 0:
+                continue
+            i = self._row_index.get(seat)
+            if i is None:
+                return 0
+            x, c = X[:, i], C[:, i]
+            cond = x >= a + b
+            if a:
+                cond &= (c == 1) | (c == 3)
+            if b:
+                cond &= (c == 2) | (c == 3)
+            ok &= cond
+        if pool:
+            i = self._row_index.get(POOL)
+            m = len(self.facts.pool_slots)
+            if i is None or pool > m:
+                return 0
+            x = X[:, i]
+            factor = np.ones(len(W))
+            for t in range(pool):
+                factor = factor * np.maximum(x - t, 0) / (m - t)
+            if self.exact:
+                # exact: weight * falling(x, pool) / falling(m, pool)
+                fx = [math.perm(int(xx), pool) if xx >= pool else 0 for xx in x]
+                total = sum(Fraction(int(w) * f, math.perm(m, pool)) for w, f, k in zip(W, fx, ok) if k)
+                return total
+            return float((W * factor)[ok].sum())
+        return W[ok].sum()
+
+    def prob_all_show(self, value: int, requests: Iterable[Reveal]) -> float:
+        """Probability that ``requests``, made one after the other from now in this turn, all show ``value``.
+
+        Cards already face up in the turn must show ``value`` too (else 0). Requests
+        must be legal in sequence (a centre slot at most once).
+        """
+        self._require()
+        facts = self.facts
+        table = facts.table
+        if any(r.value != value for r in table.turn):
+            return 0.0
+        lo: dict[int, int] = {}
+        hi: dict[int, int] = {}
+        slots: set[int] = set()
+        for r in requests:
+            if r.is_centre:
+                if r.index in slots or table.centre_up[r.index] or not table.centre[r.index]:
+                    return 0.0
+                slots.add(r.index)
+            elif r.kind == "lowest":
+                lo[r.index] = lo.get(r.index, 0) + 1
+            else:
+                hi[r.index] = hi.get(r.index, 0) + 1
+        pool = 0
+        for s in slots:
+            if s in facts.known_slots:
+                if facts.known_slots[s] != value:
+                    return 0.0
+            else:
+                pool += 1
+        demands: dict[int, Demand] = {}
+        for seat in set(lo) | set(hi):
+            a = table.lo_used[seat] + lo.get(seat, 0)
+            b = table.hi_used[seat] + hi.get(seat, 0)
+            if a + b > table.sizes[seat]:
+                return 0.0
+            if seat == facts.seat:
+                hand = facts.hand
+                assert hand is not None
+                if any(c != value for c in hand[:a]) or any(c != value for c in hand[len(hand) - b:]):
+                    return 0.0
+            else:
+                demands[seat] = (a, b)
+        w = self.joint_weight(value, demands, pool)
+        return self._p(w) if not isinstance(w, Fraction) else float(w / self._lat.Z)
+
+    # -- sampling -----------------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> Placement:
+        """One complete placement of the cards now in play, drawn exactly from the posterior."""
+        self._require()
+        facts = self.facts
+        m = self._lat.sample(rng)
+        order = self._lat.explicit + ([self._lat.implicit] if self._lat.implicit is not None else [])
+        n = self.view.rules.players
+        hands: list[tuple[int, ...]] = [()] * n
+        centre: list[int | None] = [None] * len(facts.table.centre)
+        for row, counts in zip(order, m):
+            cards = [v for v in VALUES for _ in range(counts[v])]
+            if row.key == POOL:
+                rng.shuffle(cards)
+                for slot, v in zip(facts.pool_slots, cards):
+                    centre[slot] = v
+            else:
+                hands[row.key] = tuple(cards)
+        if facts.seat is not None and facts.hand is not None:
+            hands[facts.seat] = facts.hand
+        for slot, v in facts.known_slots.items():
+            centre[slot] = v
+        return Placement(tuple(hands), tuple(centre))
+
+    def sample_game(self, rng: random.Random) -> Game:
+        """A full game state at this moment, drawn exactly from the posterior and replayed from its deal.
+
+        Not available when secret swaps make the beliefs approximate.
+        """
+        if self.approximate:
+            raise ViewError("secret swaps: the deal behind this view cannot be sampled exactly")
+        return game_from_placement(self.view, self.facts, self.sample(rng))
+
+    # -- words -------------------------------------------------------------------------------------
+    def deductions(self) -> list[str]:
+        """Certain facts in words: ``"slot 4 is a 9"``, ``"seat 1 holds no 1, 2 or 3"`` ..."""
+        self._require()
+        out: list[str] = []
+        facts = self.facts
+        for slot, dist in sorted(self.centre().items()):
+            if slot in facts.known_slots:
+                continue
+            if len(dist) == 1:
+                out.append(f"slot {slot} is a {next(iter(dist))}")
+        for seat in self.hidden_seats():
+            cd = self.count_distribution(seat)
+            none = [v for v in VALUES if cd[v] == {0: 1.0} and facts.hidden[v] > 0]
+            exact = [(v, next(iter(cd[v]))) for v in VALUES if len(cd[v]) == 1 and next(iter(cd[v])) > 0]
+            atleast = [(v, min(cd[v])) for v in VALUES if len(cd[v]) > 1 and min(cd[v]) > 0]
+            if none:
+                out.append(f"seat {seat} holds no {_join(none)}")
+            for v, c in exact:
+                out.append(f"seat {seat} holds exactly {_copies(c, v)}")
+            for v, c in atleast:
+                out.append(f"seat {seat} holds at least {_copies(c, v)}")
+            for kind in ("lowest", "highest"):
+                d = self.end(Reveal(kind, seat))
+                if len(d) == 1:
+                    out.append(f"seat {seat}'s {kind} card is a {next(iter(d))}")
+        return out
+
+    # -- everything at once --------------------------------------------------------------------------
+    def to_json(self, after: int | None = None) -> dict[str, Any]:
+        """The ``beliefs`` JSON of INTERFACE.md."""
+        self._require()
+        view = self.view
+        table = self.facts.table
+        lowest: dict[str, dict[str, float]] = {}
+        highest: dict[str, dict[str, float]] = {}
+        for s in range(view.rules.players):
+            if table.accessible(s) > 0:
+                lowest[str(s)] = _keyed(self.lowest(s))
+                highest[str(s)] = _keyed(self.highest(s))
+        hands = {
+            str(s): {"size": table.sizes[s], "expected": _keyed(self.expected(s))} for s in self.hidden_seats()
+        }
+        return {
+            "seat": view.seat,
+            "after": len(view.events) if after is None else after,
+            "to_move": view.to_move,
+            "approximate": self.approximate,
+            "centre": {str(k): _keyed(v) for k, v in self.centre().items()},
+            "lowest": lowest,
+            "highest": highest,
+            "hands": hands,
+            "deductions": self.deductions(),
+        }
+
+
+def _keyed(d: dict[int, float]) -> dict[str, float]:
+    return {str(k): v for k, v in sorted(d.items()) if v > 0}
+
+
+def _join(values: Sequence[int]) -> str:
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _copies(c: int, v: int) -> str:
+    return f"{['no', 'one', 'two', 'three'][c]} {v}{'s' if c > 1 else ''}"
+
+
+def initial_deal(facts: Facts, placement: Placement) -> Deal:
+    """The deal that leads to ``placement`` through the history behind ``facts`` (no secret swaps)."""
+    hands = [list(h) for h in placement.hands]
+    centre = list(placement.centre)
+    for change in reversed(facts.history):
+        if isinstance(change, TrioChange):
+            for s, k in change.cards.items():
+                hands[s].extend([change.value] * k)
+            for c in change.slots:
+                centre[c] = change.value
+        else:
+            if change.cards is None:
+                raise ViewError("secret swap: the cards behind it are unknown")
+            (a, b), (ga, gb) = change.seats, change.cards
+            hands[a].remove(gb)
+            hands[a].append(ga)
+            hands[b].remove(ga)
+            hands[b].append(gb)
+    if any(c is None for c in centre):
+        raise ViewError("placement leaves a centre slot empty")
+    return Deal(tuple(tuple(sorted(h)) for h in hands), tuple(c for c in centre if c is not None))
+
+
+def game_from_placement(view: PlayerView, facts: Facts, placement: Placement) -> Game:
+    """Rebuild the deal behind ``placement`` and replay the view's history on it."""
+    game = Game(view.rules, initial_deal(facts, placement), view.first_player)
+    for e in view.events:
+        if isinstance(e, Swap):
+            assert e.cards is not None
+            game.swap(e.seats[0], e.seats[1], e.cards[0], e.cards[1])
+        else:
+            for r, v in e.reveals:
+                if game.peek(r) != v:
+                    raise ViewError(f"the placement does not reproduce {r}={v}")
+                game.reveal(r)
+    return game

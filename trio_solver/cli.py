@@ -1,0 +1,264 @@
+"""The ``trio-solver`` command (see INTERFACE.md for the JSON contracts).
+
+Exit status: 0 success; 1 the record, or the request on it, is invalid (one
+line on standard error naming the place); 2 usage errors (unknown option,
+missing file). Output is built completely before anything is written, so a
+failure never leaves half an answer behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from .errors import TrioError
+
+__all__ = ["main"]
+
+PROG = "trio-solver"
+
+
+class UsageError(Exception):
+    """A command line that cannot be run (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _seat_arg(text: str) -> int | None | str:
+    t = text.strip().lower()
+    if t == "default":
+        return "default"
+    if t in ("none", "spectator"):
+        return None
+    if t == "all":
+        return "all"
+    if t.isdigit():
+        return int(t)
+    raise argparse.ArgumentTypeError(f"expected a seat number, 'none' or 'all', got {text!r}")
+
+
+def _nonneg(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of events (0 or more), got {text!r}")
+    return int(text)
+
+
+def _load(path: str) -> Any:
+    from .record import Record
+
+    if path != "-" and not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    if path != "-" and os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory, not a record file")
+    return Record.load(path)
+
+
+# -- commands ----------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace) -> str:
+    from .validate import check_record
+
+    record = _load(args.file)
+    summary = check_record(record)
+    if args.json:
+        return json.dumps(summary.to_json())
+    return str(summary)
+
+
+def cmd_replay(args: argparse.Namespace) -> str:
+    from .errors import RecordError
+    from .render import describe_event, frame, render_frame
+
+    record = _load(args.file)
+    seat = args.seat
+    if seat == "default":
+        seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
+    if seat == "all" and record.deal is None:
+        raise RecordError("--seat", "'all' needs a record with the whole deal")
+    last = len(record.events) if args.after is None else args.after
+    if not 0 <= last <= len(record.events):
+        raise RecordError("--after", f"expected 0 to {len(record.events)} events, got {last}")
+    if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
+        record.view(seat)  # raises: this record does not know that seat's hand
+    frames = []
+    for k, state in enumerate(record.states()[: last + 1]):
+        fr = frame(state, seat)
+        label = "start" if k == 0 else describe_event(record.events[k - 1], record.names)
+        frames.append((k, label, fr))
+    if args.json:
+        return json.dumps({
+            "seat": seat,
+            "frames": [{"after": k, "event": None if k == 0 else k - 1, "description": label, **fr}
+                       for k, label, fr in frames],
+        })
+    out = []
+    for k, label, fr in frames:
+        head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
+        out.append(head)
+        out.append(render_frame(fr, record.names))
+        out.append("")
+    final = frames[-1][2]
+    if final["winner"] is not None:
+        out.append(f"Winner: seat {final['winner']}")
+    else:
+        out.append(f"Seat {final['to_move']} to move")
+    return "\n".join(out)
+
+
+def cmd_beliefs(args: argparse.Namespace) -> str:
+    from .beliefs import Beliefs
+    from .errors import RecordError
+
+    record = _load(args.file)
+    if args.seat == "all":
+        raise RecordError("--seat", "beliefs are for one seat or 'none' (a spectator)")
+    view = record.view(args.seat, args.after)
+    beliefs = Beliefs(view)
+    if not beliefs.consistent:
+        from .validate import explain_contradiction
+
+        raise explain_contradiction(record)
+    data = beliefs.to_json(args.after)
+    if args.list:
+        from . import csp
+
+        try:
+            found = csp.placements(beliefs.facts, args.list)
+        except OverflowError as e:
+            raise RecordError("--list", str(e)) from None
+        data["placements"] = [
+            {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
+        ]
+    if args.json:
+        return json.dumps(data)
+    return _beliefs_text(data)
+
+
+def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
+    rows: dict[str, list[int]] = {}
+    for (key, v), c in sorted(m.items()):
+        name = "centre" if key < 0 else f"seat {key}"
+        rows.setdefault(name, []).extend([v] * c)
+    return rows
+
+
+def _dist_text(d: dict[str, float]) -> str:
+    return "  ".join(f"{v}:{p:.3f}" for v, p in sorted(d.items(), key=lambda t: -t[1]))
+
+
+def _beliefs_text(data: dict[str, Any]) -> str:
+    who = "spectator" if data["seat"] is None else f"seat {data['seat']}"
+    lines = [f"Beliefs of {who} after {data['after']} events (seat {data['to_move']} to move)"
+             + ("  [approximate: secret swaps]" if data.get("approximate") else "")]
+    if data["centre"]:
+        lines.append("Centre slots:")
+        for slot, d in data["centre"].items():
+            lines.append(f"  c{slot}: {_dist_text(d)}")
+    lines.append("Hand ends (what a request would show now):")
+    for seat in data["lowest"]:
+        lines.append(f"  l{seat}: {_dist_text(data['lowest'][seat])}")
+        lines.append(f"  h{seat}: {_dist_text(data['highest'][seat])}")
+    if data["hands"]:
+        lines.append("Expected cards in hidden hands:")
+        for seat, h in data["hands"].items():
+            exp = "  ".join(f"{v}:{e:.2f}" for v, e in h["expected"].items())
+            lines.append(f"  seat {seat} ({h['size']} cards): {exp}")
+    if data["deductions"]:
+        lines.append("Certain:")
+        lines.extend(f"  {d}" for d in data["deductions"])
+    if "placements" in data:
+        lines.append(f"Possible placements ({len(data['placements'])}):")
+        for p in data["placements"]:
+            rows = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in p["rows"].items())
+            lines.append(f"  {p['probability']:.4f}  {rows}")
+    return "\n".join(lines)
+
+
+# -- the parser ---------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def add(name: str, fn: Callable[[argparse.Namespace], str], help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(func=fn)
+        return sp
+
+    sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file, or - for standard input")
+    sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    sp = add("replay", cmd_replay, "show the table after each event")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default",
+                    help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="stop after the first N events")
+    sp.add_argument("--json", action="store_true", help="print the frames as JSON")
+
+    sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+    sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
+                    help="also list every possible placement (python-constraint), if at most N fit")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            raise UsageError(f"a command is needed: {', '.join(parser._subparsers._group_actions[0].choices)}"  # type: ignore[union-attr]
+                             f" (see '{PROG} --help')")
+        output = args.func(args)
+    except UsageError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    except TrioError as e:
+        print(f"{PROG}: {_where_file(locals().get('args'))}{e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError:
+        print(f"{PROG}: input nested too deeply", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"{PROG}: out of memory", file=sys.stderr)
+        return 1
+    try:
+        if output:
+            sys.stdout.write(output if output.endswith("\n") else output + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+    return 0
+
+
+def _where_file(args: argparse.Namespace | None) -> str:
+    f = getattr(args, "file", None)
+    return f"{f}: " if f and f != "-" else ""
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

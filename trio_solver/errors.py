@@ -1,0 +1,56 @@
+"""The exceptions of trio_solver.
+
+Every error is a :class:`ValueError` subclass whose message is one line that
+names the offending input and where it happened, so that command-line tools can
+print ``str(error)`` and nothing else.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TrioError",
+    "RulesError",
+    "NotationError",
+    "IllegalMoveError",
+    "RecordError",
+    "ContradictionError",
+    "ViewError",
+]
+
+
+class TrioError(ValueError):
+    """Base class of every error raised by trio_solver."""
+
+
+class RulesError(TrioError):
+    """An impossible rules combination (for example teams with 5 players)."""
+
+
+class NotationError(TrioError):
+    """Text that is not a reveal in the short notation (``c3``, ``l2``, ``h0``)."""
+
+
+class IllegalMoveError(TrioError):
+    """An action the rules forbid at this moment; the state is left unchanged."""
+
+
+class ViewError(TrioError):
+    """A request for information the chosen view does not have."""
+
+
+class RecordError(TrioError):
+    """A ``trio-record/1`` document that breaks the format or the rules.
+
+    ``where`` locates the problem: ``"event 7 (turn of seat 2), reveal 2"``, or
+    a key path such as ``"rules.players"``; ``reason`` says what is wrong.
+    """
+
+    def __init__(self, where: str, reason: str, *, event: int | None = None) -> None:
+        self.where = where
+        self.reason = reason
+        self.event = event
+        super().__init__(f"{where}: {reason}" if where else reason)
+
+
+class ContradictionError(RecordError):
+    """A record whose shown values no deal of the cards can produce."""
