@@ -529,6 +529,54 @@ class Beliefs:
             return float((W * factor)[ok].sum())
         return W[ok].sum()
 
+    def row_of_seat(self, seat: int) -> int | None:
+        """Index of a hidden seat's row in the joint-event arrays (``None`` if the seat is not hidden)."""
+        return self._row_index.get(seat) if seat != POOL else None
+
+    @property
+    def n_rows(self) -> int:
+        """Number of hidden rows (hands, then the pool) in the joint-event arrays."""
+        return self._lat.R + (self._lat.implicit is not None)
+
+    def joint_batch(self, value: int, lows: np.ndarray, highs: np.ndarray, pool: np.ndarray) -> np.ndarray:
+        """Probabilities of many joint events at once (float model only).
+
+        Row ``d`` asks that, for every hidden row ``i``, its ``lows[d, i]`` lowest and
+        ``highs[d, i]`` highest cards (counted from the ends of the hand now, face-up
+        cards of this turn included) all show ``value``, and that ``pool[d]`` distinct
+        never-shown centre slots all hold ``value``. Arrays are indexed by
+        :meth:`row_of_seat`.
+        """
+        X, C, W = self._entries[value]
+        D = len(pool)
+        if len(W) == 0 or D == 0:
+            return np.zeros(D)
+        need = lows + highs  # D x R
+        Xb = X[None, :, :]
+        Cb = C[None, :, :]
+        ok = Xb >= need[:, None, :]
+        lo_ok = (Cb == 1) | (Cb == 3)
+        hi_ok = (Cb == 2) | (Cb == 3)
+        ok &= (lows[:, None, :] == 0) | lo_ok
+        ok &= (highs[:, None, :] == 0) | hi_ok
+        allok = ok.all(axis=2)  # D x E
+        weights = np.broadcast_to(W.astype(np.float64), (D, len(W)))
+        if pool.any():
+            i = self._row_index.get(POOL)
+            m = len(self.facts.pool_slots)
+            if i is None:
+                factor = (pool == 0)[:, None].astype(np.float64) * np.ones((1, len(W)))
+            else:
+                x = X[:, i].astype(np.float64)
+                factor = np.ones((D, len(W)))
+                for t in range(3):
+                    use = (pool > t)[:, None]
+                    step = np.maximum(x - t, 0.0)[None, :] / max(m - t, 1)
+                    factor = np.where(use, factor * step, factor)
+                factor = np.where((pool > m)[:, None], 0.0, factor)
+            weights = weights * factor
+        return np.asarray((weights * allok).sum(axis=1) / float(self._lat.Z))
+
     def prob_all_show(self, value: int, requests: Iterable[Reveal]) -> float:
         """Probability that ``requests``, made one after the other from now in this turn, all show ``value``.
 

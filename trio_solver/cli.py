@@ -20,6 +20,7 @@ from .errors import TrioError
 __all__ = ["main"]
 
 PROG = "trio-solver"
+COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play")
 
 
 class UsageError(Exception):
@@ -182,6 +183,47 @@ def _beliefs_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def cmd_advise(args: argparse.Namespace) -> str:
+    from .errors import RecordError
+    from .search import advise
+
+    record = _load(args.file)
+    if args.seat == "all" or args.seat is None:
+        raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
+    view = record.view(args.seat, args.after)
+    advice = advise(view, args.objective)
+    if args.json:
+        data = advice.to_json()
+        data["after"] = len(view.events) if args.after is None else args.after
+        return json.dumps(data)
+    return advice_text(advice, record.names)
+
+
+def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | None = None) -> str:
+    """The advisor's table for people."""
+    from .render import seat_name
+
+    head = f"Advice for {seat_name(advice.seat, names)}, objective {advice.objective}"
+    if advice.turn:
+        head += f" (face up: {' '.join(advice.turn)})"
+    if advice.approximate:
+        head += "  [approximate: secret swaps]"
+    lines = [head, f"  {'reveal':<7} {'p_trio':>7} {'p_win':>7}  plan (value shown: chance -> next reveals, trio chance)"]
+    rows = advice.evaluations if limit is None else advice.evaluations[:limit]
+    for e in rows:
+        steps = []
+        for st in sorted(e.plan, key=lambda st: -st.probability)[:4]:
+            nxt = " ".join(str(r) for r in st.then) or "-"
+            steps.append(f"{st.value}:{st.probability:.0%}->{nxt} ({st.p_trio:.0%})")
+        more = " ..." if len(e.plan) > 4 else ""
+        lines.append(f"  {str(e.reveal):<7} {e.p_trio:7.4f} {e.p_win:7.4f}  {'; '.join(steps)}{more}")
+    if limit is not None and len(advice.evaluations) > limit:
+        lines.append(f"  ... {len(advice.evaluations) - limit} more")
+    b = advice.best
+    lines.append(f"Best: {b.reveal} (p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
+    return "\n".join(lines)
+
+
 # -- the parser ---------------------------------------------------------------------
 
 
@@ -212,6 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
     sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
                     help="also list every possible placement (python-constraint), if at most N fit")
+    sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
+    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
     return p
 
 
@@ -221,8 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
-            raise UsageError(f"a command is needed: {', '.join(parser._subparsers._group_actions[0].choices)}"  # type: ignore[union-attr]
-                             f" (see '{PROG} --help')")
+            raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
         output = args.func(args)
     except UsageError as e:
         print(f"{PROG}: {e}", file=sys.stderr)

@@ -31,7 +31,7 @@ class Reveal(NamedTuple):
     """A request to reveal one card: a centre slot, or one end of a seat's hand."""
 
     kind: Kind
-    index: int
+    index: int  # type: ignore[assignment]  # the slot or seat; shadows tuple.index on purpose
 
     @staticmethod
     def centre(slot: int) -> Reveal:

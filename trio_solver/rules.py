@@ -173,7 +173,7 @@ class Rules:
             return True
         if self.mode is Mode.SIMPLE:
             return len(held) >= 3
-        return self.link_graph.subgraph(held).number_of_edges() > 0
+        return bool(self.link_graph.subgraph(held).number_of_edges() > 0)
 
     def winning_values(self, trios: Iterable[int]) -> frozenset[int]:
         """The values whose trio would make a side holding ``trios`` win at once."""

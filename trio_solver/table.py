@@ -149,7 +149,8 @@ class Table:
         (self.sizes, self.centre, self.to_move, self.turn, self.lo_used, self.hi_used, self.centre_up,
          self.trios, self.winner, self.swap_open, n_events, self.last_lo, self.last_hi,
          self.last_centre) = snap  # type: ignore[assignment]
-        del self.events[n_events:]  # type: ignore[misc]
+        assert isinstance(n_events, int)
+        del self.events[n_events:]
 
     # -- queries ------------------------------------------------------------
     @property

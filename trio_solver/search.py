@@ -1,0 +1,358 @@
+"""The expectimax advisor: every legal next reveal with its exact chances.
+
+A turn takes a trio only if the reveals left all show the same value ``v``
+(the value already face up, mid-turn). After the first reveal shows ``v`` the
+mover picks the second, and after that shows ``v`` too, the third; so the
+chance of a trio with the best continuation is, exactly,
+
+    p_trio(a) = sum over v of  max over the rest {b, c} of  P(a, b and c all show v)
+
+and ``p_win`` is the same sum over the values whose trio wins at once. The joint
+probabilities depend only on the *multiset* of requests, so the advisor lists,
+for each value, the multisets of sources that can show it (the pool of unseen
+centre slots, known slots, each end of each hand, repeated as often as the hand
+allows), evaluates them all in one vectorised call on the exact beliefs
+(:meth:`trio_solver.beliefs.Beliefs.joint_batch`), and reads off the maxima.
+Nothing is sampled.
+
+>>> from trio_solver import Game, Rules
+>>> g = Game.deal(Rules(3), seed=4)
+>>> advice = advise(g.view(g.to_move))
+>>> advice.best.reveal in g.legal_reveals()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from .beliefs import Beliefs
+from .errors import ViewError
+from .reveal import Reveal
+from .rules import SEVEN, VALUES, Mode
+from .view import PlayerView
+
+__all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise"]
+
+Objective = Literal["trio", "win"]
+
+# A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
+_Token = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """What to do if the evaluated reveal shows ``value``."""
+
+    value: int
+    probability: float
+    """Chance that the reveal shows ``value``."""
+    then: tuple[Reveal, ...]
+    """The reveals to make next, in order (empty when no continuation can take a trio)."""
+    p_trio: float
+    """Chance of the trio once ``value`` is showing, following ``then``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "probability": self.probability,
+                "then": [r.to_json() for r in self.then], "p_trio": self.p_trio}
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One legal reveal, evaluated."""
+
+    reveal: Reveal
+    p_trio: float
+    """Chance this turn ends with a trio if the mover makes this reveal and then plays for a trio."""
+    p_win: float
+    """Chance this turn wins the game if the mover makes this reveal and then plays to win."""
+    plan: tuple[PlanStep, ...]
+    """For each value the reveal may show: the continuation (best for a trio)."""
+    known_value: int | None
+    """The value this reveal shows for certain (the mover's own card or a known slot), else ``None``."""
+    progress: float
+    """Tie-break: chance of a trio weighted by how much that trio serves the mode's goal."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12), "p_win": round(self.p_win, 12)}
+
+    def __str__(self) -> str:
+        return f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The advisor's answer: every legal reveal, best first for ``objective``."""
+
+    seat: int
+    objective: Objective
+    evaluations: tuple[Evaluation, ...]
+    approximate: bool
+    turn: tuple[str, ...]
+
+    @property
+    def best(self) -> Evaluation:
+        """The reveal to make."""
+        return self.evaluations[0]
+
+    def get(self, reveal: Reveal | str) -> Evaluation:
+        """The evaluation of one reveal (raises ``KeyError`` if it is not legal now)."""
+        r = Reveal.from_str(reveal) if isinstance(reveal, str) else reveal
+        for e in self.evaluations:
+            if e.reveal == r:
+                return e
+        raise KeyError(str(r))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``advise`` JSON of INTERFACE.md (plus the plan of the best reveal)."""
+        best = self.best
+        return {
+            "seat": self.seat,
+            "objective": self.objective,
+            "approximate": self.approximate,
+            "reveals": [e.to_json() for e in self.evaluations],
+            "plan": {"reveal": best.reveal.to_json(), "steps": [s.to_json() for s in best.plan]},
+        }
+
+
+def _multisets(tokens: Sequence[_Token], limits: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Count vectors over ``tokens`` with the given per-token limits and total ``size``."""
+    n = len(tokens)
+    counts = [0] * n
+
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield tuple(counts)
+            return
+        if i == n:
+            return
+        for c in range(min(limits[i], left), -1, -1):
+            counts[i] = c
+            yield from rec(i + 1, left - c)
+        counts[i] = 0
+
+    yield from rec(0, size)
+
+
+class _Evaluator:
+    """Joint probabilities of request multisets for one position."""
+
+    def __init__(self, view: PlayerView, beliefs: Beliefs) -> None:
+        self.view = view
+        self.b = beliefs
+        table = beliefs.facts.table
+        self.table = table
+        self.me = view.seat
+        self.hand = view.hand or ()
+        self.known_slots = beliefs.facts.known_slots
+        self.pool_size = len(beliefs.facts.pool_slots)
+        self.centre_dist = beliefs.centre()
+
+    def token(self, r: Reveal) -> _Token:
+        if r.is_centre:
+            return ("slot", r.index) if r.index in self.known_slots else ("pool", -1)
+        return ("lo" if r.kind == "lowest" else "hi", r.index)
+
+    def first_prob(self, t: _Token, v: int) -> float:
+        kind, i = t
+        if kind == "pool":
+            pool = self.b.facts.pool_slots
+            return self.centre_dist[pool[0]].get(v, 0.0) if pool else 0.0
+        if kind == "slot":
+            return 1.0 if self.known_slots[i] == v else 0.0
+        return self.b.end(Reveal("lowest" if kind == "lo" else "highest", i)).get(v, 0.0)
+
+    def limit(self, t: _Token, k: int) -> int:
+        kind, i = t
+        if kind == "pool":
+            return min(k, self.pool_size)
+        if kind == "slot":
+            return 1
+        return min(k, self.table.accessible(i))
+
+    def probabilities(self, v: int, tokens: Sequence[_Token], sets: list[tuple[int, ...]]) -> np.ndarray:
+        """P(every request of each multiset shows ``v``), for each multiset (counts over ``tokens``)."""
+        D = len(sets)
+        R = self.b.n_rows
+        lows = np.zeros((D, R), dtype=np.int64)
+        highs = np.zeros((D, R), dtype=np.int64)
+        pool = np.zeros(D, dtype=np.int64)
+        det = np.ones(D)
+        table = self.table
+        hand = self.hand
+        for d, counts in enumerate(sets):
+            own_lo = own_hi = 0
+            for t, c in zip(tokens, counts):
+                if not c:
+                    continue
+                kind, i = t
+                if kind == "pool":
+                    pool[d] = c
+                elif kind == "slot":
+                    if self.known_slots[i] != v:
+                        det[d] = 0.0
+                elif i == self.me:
+                    if kind == "lo":
+                        own_lo = c
+                    else:
+                        own_hi = c
+                else:
+                    row = self.b.row_of_seat(i)
+                    if row is None:
+                        det[d] = 0.0
+                        continue
+                    if kind == "lo":
+                        lows[d, row] = table.lo_used[i] + c
+                    else:
+                        highs[d, row] = table.hi_used[i] + c
+                    if lows[d, row] + highs[d, row] > table.sizes[i]:
+                        det[d] = 0.0
+            if own_lo or own_hi:
+                me = self.me
+                assert me is not None
+                a = table.lo_used[me] + own_lo
+                bb = table.hi_used[me] + own_hi
+                n = len(hand)
+                if a + bb > n or any(x != v for x in hand[:a]) or any(x != v for x in hand[n - bb:]):
+                    det[d] = 0.0
+        keep = det > 0
+        out = np.zeros(D)
+        if keep.any():
+            out[keep] = self.b.joint_batch(v, lows[keep], highs[keep], pool[keep])
+        return out * det
+
+
+def _goal_weight(view: PlayerView, seat: int, v: int, win_values: frozenset[int]) -> float:
+    """How much a trio of ``v`` serves the goal, for tie-breaks: 1 for a win; in Picante, by live links."""
+    if v in win_values:
+        return 1.0
+    rules = view.rules
+    if rules.mode is Mode.SIMPLE:
+        return 0.5
+    taken = {x for t in view.trios for x in t}
+    live = [w for w in rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
+    return 0.25 * len(live)
+
+
+def advise(view: PlayerView, objective: Objective = "trio", *, beliefs: Beliefs | None = None) -> Advice:
+    """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
+
+    ``view`` must be the view of the seat to move (its hand known). Raises
+    :class:`~trio_solver.errors.ViewError` otherwise, or when the game is over.
+    """
+    if objective not in ("trio", "win"):
+        raise ViewError(f"objective must be 'trio' or 'win', got {objective!r}")
+    if view.over:
+        raise ViewError(f"the game is over (seat {view.winner} won): there is nothing to advise")
+    if view.seat is None or view.hand is None:
+        raise ViewError(f"advice is for the seat to move (seat {view.to_move}); a spectator has no hand")
+    if view.seat != view.to_move:
+        raise ViewError(f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
+    b = beliefs if beliefs is not None else Beliefs(view)
+    if not b.consistent:
+        raise ViewError("no deal fits this view: the record contradicts itself")
+    ev = _Evaluator(view, b)
+    seat = view.seat
+    face = view.turn
+    k = 3 - len(face)
+    legal = view.legal_reveals()
+    win_values = view.rules.winning_values(view.team_trios(seat))
+    values = [face[0].value] if face else list(VALUES)
+    tokens_all: list[_Token] = []
+    for r in legal:
+        t = ev.token(r)
+        if t not in tokens_all:
+            tokens_all.append(t)
+    # best[t][v] = (probability, best multiset) over multisets of size k containing t
+    best: dict[_Token, dict[int, tuple[float, dict[_Token, int]]]] = {t: {} for t in tokens_all}
+    pair: dict[int, dict[frozenset[tuple[_Token, int]], float]] = {}
+    first: dict[_Token, dict[int, float]] = {t: {} for t in tokens_all}
+    for v in values:
+        cands = []
+        for t in tokens_all:
+            p = ev.first_prob(t, v)
+            if p > 0:
+                first[t][v] = p
+                cands.append(t)
+        if not cands:
+            continue
+        limits = [ev.limit(t, k) for t in cands]
+        sets = list(_multisets(cands, limits, k))
+        if not sets:
+            continue
+        probs = ev.probabilities(v, cands, sets)
+        for counts, p in zip(sets, probs):
+            if p <= 0:
+                continue
+            ms = {t: c for t, c in zip(cands, counts) if c}
+            for t in ms:
+                cur = best[t].get(v)
+                if cur is None or p > cur[0] + 1e-15:
+                    best[t][v] = (float(p), ms)
+        if k == 3:
+            # pairs, to order the two remaining reveals of a plan (the likelier continuation first)
+            psets = list(_multisets(cands, [min(x, 2) for x in limits], 2))
+            pprobs = ev.probabilities(v, cands, psets)
+            pair[v] = {frozenset((t, c) for t, c in zip(cands, cs) if c): float(p) for cs, p in zip(psets, pprobs)}
+    evaluations = []
+    for r in legal:
+        t = ev.token(r)
+        p_trio = float(sum(p for p, _ in best[t].values()))
+        p_win = float(sum(p for v, (p, _) in best[t].items() if v in win_values))
+        progress = sum(p * _goal_weight(view, seat, v, win_values) for v, (p, _) in best[t].items())
+        plan = []
+        for v in sorted(first[t]):
+            pv = first[t][v]
+            if v in best[t]:
+                p, ms = best[t][v]
+                then = _order_rest(ev, r, t, ms, v, pair.get(v), legal)
+                plan.append(PlanStep(v, pv, then, p / pv if pv > 0 else 0.0))
+            else:
+                plan.append(PlanStep(v, pv, (), 0.0))
+        known = ev.b.end(r) if not r.is_centre else ev.centre_dist.get(r.index, {})
+        known_value = next(iter(known)) if len(known) == 1 else None
+        evaluations.append(Evaluation(r, min(p_trio, 1.0), min(p_win, 1.0), tuple(plan), known_value, progress))
+
+    def key(e: Evaluation) -> tuple[float, ...]:
+        main, other = (e.p_trio, e.p_win) if objective == "trio" else (e.p_win, e.p_trio)
+        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
+        return (-round(main, 12), -round(other, 12), -round(e.progress, 12), -own)
+
+    order = {r: i for i, r in enumerate(legal)}
+    evaluations.sort(key=lambda e: (key(e), order[e.reveal]))
+    return Advice(seat, objective, tuple(evaluations), b.approximate, tuple(str(x) for x in face))
+
+
+def _order_rest(ev: _Evaluator, r: Reveal, t: _Token, ms: dict[_Token, int], v: int,
+                pairs: dict[frozenset[tuple[_Token, int]], float] | None,
+                legal: Sequence[Reveal]) -> tuple[Reveal, ...]:
+    """Concrete reveals for the rest of a best multiset, likelier continuation first."""
+    rest = dict(ms)
+    rest[t] -= 1
+    if not rest[t]:
+        del rest[t]
+    toks = [x for x, c in rest.items() for _ in range(c)]
+    if len(toks) == 2 and pairs is not None and toks[0] != toks[1]:
+        def pair_p(x: _Token) -> float:
+            key: dict[_Token, int] = {t: 1}
+            key[x] = key.get(x, 0) + 1
+            return pairs.get(frozenset(key.items()), 0.0)
+        toks.sort(key=lambda x: (-pair_p(x), 0 if x[1] == ev.me else 1))
+    used = {r.index} if r.is_centre else set()
+    out: list[Reveal] = []
+    pool_slots = [s for s in ev.b.facts.pool_slots if not ev.table.centre_up[s]]
+    for kind, i in toks:
+        if kind == "pool":
+            slot = next(s for s in pool_slots if s not in used)
+            used.add(slot)
+            out.append(Reveal.centre(slot))
+        elif kind == "slot":
+            used.add(i)
+            out.append(Reveal.centre(i))
+        else:
+            out.append(Reveal("lowest" if kind == "lo" else "highest", i))
+    return tuple(out)
