@@ -224,6 +224,91 @@ def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | No
     return "\n".join(lines)
 
 
+def cmd_analyse(args: argparse.Namespace) -> str:
+    from .analysis import analyse
+    from .errors import RecordError
+
+    record = _load(args.file)
+    if not record.known_seats():
+        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
+    show = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(f"\ranalysing decision {done}/{total}")
+            sys.stderr.flush()
+
+    result = analyse(record, progress)
+    if show:
+        sys.stderr.write("\n")
+    if args.html:
+        page = result.html(f"Trio game analysis: {os.path.basename(args.file)}")
+        _write_atomic(args.html, page)
+    if args.json:
+        return json.dumps(result.to_json())
+    text = result.text()
+    if args.html:
+        text += f"\nHTML report written to {args.html}"
+    return text
+
+
+def _write_atomic(path: str, text: str) -> None:
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise UsageError(f"{path}: the directory does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=".trio-", dir=directory)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def cmd_simulate(args: argparse.Namespace) -> str:
+    from .errors import RulesError
+    from .rules import Rules
+    from .simulate import run_tournament, save_records
+
+    rules = Rules(args.players, args.mode, args.teams)
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
+    if len(bots) != rules.players:
+        raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
+    t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers, keep_records=bool(args.save),
+                       progress=not args.json)
+    if args.save:
+        save_records(t, args.save)
+    data = t.to_json()
+    if args.json:
+        return json.dumps(data)
+    lines = [f"{data['games']} games, {rules.players} players, {rules.mode.value}"
+             f"{', teams' if rules.teams else ''}, seed {args.seed}"]
+    lines.append(f"  {'seat':>4} {'bot':<8} {'wins':>6} {'rate':>7}  95% interval")
+    for p in data["per_seat"]:
+        lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {p['win_rate']:7.3f}  "
+                     f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]")
+    lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
+    lines.append(f"  average turns {data['avg_turns']:.1f}; {data['games_per_second']:.2f} games per second")
+    if args.save:
+        lines.append(f"  records saved in {args.save}")
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace) -> str:
+    from .errors import RulesError
+    from .play import play_terminal
+    from .rules import Rules
+
+    rules = Rules(args.players, args.mode, args.teams)
+    if not 0 <= args.seat < rules.players:
+        raise RulesError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
+    if len(bots) != rules.players - 1:
+        raise RulesError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save)
+    return ""
+
+
 # -- the parser ---------------------------------------------------------------------
 
 
@@ -260,6 +345,32 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
     sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+
+    sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart")
+    sub.choices["analyze"] = sp  # the American spelling works too
+
+    sp = add("simulate", cmd_simulate, "play many games between bots and rank them")
+    sp.add_argument("--players", type=int, required=True, choices=(3, 4, 5, 6))
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
+    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver)")
+    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--workers", type=int, default=1, help="processes (same results as one)")
+    sp.add_argument("--save", metavar="DIR", help="write every game as a record in DIR")
+    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+
+    sp = add("play", cmd_play, "play a game at the terminal against bots")
+    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
+    sp.add_argument("--teams", action="store_true")
+    sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--save", metavar="FILE", help="save the finished game as a record")
     return p
 
 
@@ -280,6 +391,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
     except RecursionError:
         print(f"{PROG}: input nested too deeply", file=sys.stderr)
         return 1
@@ -291,11 +405,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(output if output.endswith("\n") else output + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
-        except OSError:
-            pass
+        _silence_stdout()
     return 0
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``| head``): stop writing without an error at exit."""
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    except OSError:
+        pass
 
 
 def _where_file(args: argparse.Namespace | None) -> str:

@@ -122,7 +122,7 @@ class Record:
             raise RecordError("record", f"expected a JSON object, got {_kind(data)}")
         for key in data:
             if key not in _TOP_KEYS:
-                raise RecordError(str(key), f"unknown key (allowed: {', '.join(_TOP_KEYS)})")
+                raise RecordError(_key_text(key), f"unknown key (allowed: {', '.join(_TOP_KEYS)})")
         if "format" not in data:
             raise RecordError("format", f"missing; expected {FORMAT!r}")
         if data["format"] != FORMAT:
@@ -139,6 +139,9 @@ class Record:
             raw = data["names"]
             if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, str) for x in raw):
                 raise RecordError("names", f"expected a list of {n} strings, one per seat")
+            for k, x in enumerate(raw):
+                if not _is_text(x):
+                    raise RecordError(f"names[{k}]", f"not valid Unicode text: {x!r}")
             names = tuple(raw)
         first = data.get("first_player", 0)
         if not _is_int(first) or not 0 <= first < n:
@@ -338,6 +341,20 @@ def _bad_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not allowed")
 
 
+def _key_text(key: object) -> str:
+    """A JSON key as it may appear in a one-line message (quoted when it holds control characters)."""
+    return key if isinstance(key, str) and key.isprintable() else repr(key)
+
+
+def _is_text(x: str) -> bool:
+    """Whether ``x`` can be written out as UTF-8 (JSON escapes can produce lone surrogates)."""
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -367,7 +384,7 @@ def _read_deal(raw: Any, rules: Rules) -> Deal:
         _fail("deal", f"expected an object, got {_kind(raw)}")
     for key in raw:
         if key not in ("hands", "centre"):
-            _fail(f"deal.{key}", "unknown key (allowed: hands, centre)")
+            _fail(f"deal.{_key_text(key)}", "unknown key (allowed: hands, centre)")
     if "hands" not in raw:
         _fail("deal.hands", "missing")
     hands = raw["hands"]
@@ -396,7 +413,7 @@ def _read_viewer(raw: Any, rules: Rules) -> Viewer:
         _fail("viewer", f"expected an object, got {_kind(raw)}")
     for key in raw:
         if key not in ("seat", "hand"):
-            _fail(f"viewer.{key}", "unknown key (allowed: seat, hand)")
+            _fail(f"viewer.{_key_text(key)}", "unknown key (allowed: seat, hand)")
     for key in ("seat", "hand"):
         if key not in raw:
             _fail(f"viewer.{key}", "missing")

@@ -198,9 +198,14 @@ class Table:
 
     def check_reveal(self, reveal: Reveal) -> None:
         """Raise :class:`IllegalMoveError` unless ``reveal`` is allowed now."""
+        kind, i = reveal
+        if type(i) is not int or (kind != "centre" and kind != "lowest" and kind != "highest"):
+            # only a centre slot or one of the two ends of a hand can be asked (RULES.md, "A turn")
+            raise IllegalMoveError(
+                f"{tuple(reveal)!r}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
+            )
         if self.winner is not None:
             raise IllegalMoveError(f"{reveal}: the game is over (seat {self.winner} won)")
-        kind, i = reveal
         if kind == "centre":
             if not 0 <= i < len(self.centre):
                 raise IllegalMoveError(

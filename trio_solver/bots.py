@@ -1,0 +1,362 @@
+"""Bots: players that see only their :class:`~trio_solver.view.PlayerView`.
+
+A bot is anything with the two methods of :class:`Bot`; a frontend can implement
+the same protocol for a human. Every random choice of a bot goes through the
+:class:`random.Random` it was built with, so a seeded game is reproducible.
+
+* :class:`RandomBot` — a uniformly random legal reveal.
+* :class:`MemoryBot` — the strongest kind of bot found in the open-source Trio
+  programs: perfect memory of every card shown, its own hand, takes a trio it
+  can see, otherwise guesses the likeliest place by counting the cards not yet
+  accounted for.
+* :class:`SolverBot` — the advisor's exact probabilities, plus the game beyond
+  the turn: the mode's goal, and what a failed turn would show the next players.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from .beliefs import Beliefs
+from .errors import ViewError
+from .reveal import Reveal
+from .rules import COPIES, SEVEN, VALUES
+from .search import Advice, advise
+from .table import Swap, Turn
+from .view import PlayerView
+
+__all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the game loop asks of a player."""
+
+    name: str
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        """The next reveal for the seat to move (``view.seat == view.to_move``)."""
+        ...
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        """At a swap moment of this seat's team: the value of the card to give, or ``None`` not to swap."""
+        ...
+
+
+class RandomBot:
+    """Uniformly random legal reveals; swaps a random card half of the time."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        return self.rng.choice(view.legal_reveals())
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        if not view.hand or self.rng.random() < 0.5:
+            return None
+        return self.rng.choice(view.hand)
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory
+
+
+@dataclass
+class Memory:
+    """What a player with perfect memory (and no probability) knows from a view.
+
+    ``low[s]`` / ``high[s]`` list the values known at sorted positions 0, 1, ... from each
+    end of seat ``s``'s hand as it is now; ``slots`` the known centre slots.
+    """
+
+    low: list[list[int | None]] = field(default_factory=list)
+    high: list[list[int | None]] = field(default_factory=list)
+    slots: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Memory:
+        """Replay the public history of ``view`` and remember every card shown."""
+        from .table import Table
+
+        n = view.rules.players
+        mem = cls([[] for _ in range(n)], [[] for _ in range(n)], {})
+        table = Table(view.rules, view.first_player)
+        for e in view.events:
+            if isinstance(e, Swap):
+                for s in e.seats:
+                    mem.low[s] = []
+                    mem.high[s] = []
+                table.apply_swap(e.seats, e.cards)
+                continue
+            assert isinstance(e, Turn)
+            for r, v in e.reveals:
+                if r.is_centre:
+                    mem.slots[r.index] = v
+                else:
+                    s = r.index
+                    if r.kind == "lowest":
+                        _put(mem.low[s], table.lo_used[s], v)
+                    else:
+                        _put(mem.high[s], table.hi_used[s], v)
+                status = table.apply_reveal(r, v)
+                if status.value == "trio":
+                    for s in range(n):
+                        lo, hi = table.last_lo[s], table.last_hi[s]
+                        mem.low[s] = mem.low[s][lo:]
+                        mem.high[s] = mem.high[s][hi:]
+                        if lo and hi:
+                            mem.low[s], mem.high[s] = [], []
+                    for c in table.last_centre:
+                        mem.slots.pop(c, None)
+        if view.hand is not None and view.seat is not None:
+            mem.low[view.seat] = list(view.hand)
+            mem.high[view.seat] = list(reversed(view.hand))
+        return mem
+
+    def known(self, view: PlayerView, r: Reveal) -> int | None:
+        """The value ``r`` would show now, if remembered."""
+        if r.is_centre:
+            return self.slots.get(r.index)
+        pos = view.position(r)
+        s = r.index
+        if r.kind == "lowest":
+            depth, lst = pos, self.low[s]
+        else:
+            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
+        return lst[depth] if depth < len(lst) else None
+
+
+def _put(lst: list[int | None], depth: int, value: int) -> None:
+    while len(lst) <= depth:
+        lst.append(None)
+    lst[depth] = value
+
+
+def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
+    """Copies of each value not in a trio, not in the viewer's hand, not in a remembered place."""
+    left = {v: COPIES for v in VALUES}
+    for t in view.trios:
+        for v in t:
+            left[v] = 0
+    for v in view.hand or ():
+        left[v] -= 1
+    for slot, v in mem.slots.items():
+        if view.centre_present[slot]:
+            left[v] -= 1
+    for s in range(view.rules.players):
+        if s == view.seat:
+            continue
+        for lst in (mem.low[s], mem.high[s]):
+            for v in lst:
+                if v is not None:
+                    left[v] -= 1
+    return {v: max(c, 0) for v, c in left.items()}
+
+
+class MemoryBot:
+    """Perfect memory, takes any trio it can see, else the likeliest guess by counting cards."""
+
+    name = "memory"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        mem = Memory.of(view)
+        legal = view.legal_reveals()
+        face = view.turn
+        if face:
+            return self._continue(view, mem, legal, face[0].value)
+        # a trio it can see: three remembered cards of one value reachable in sequence
+        best_v, best_n, start = None, 0, None
+        for v in VALUES:
+            n, first = _reachable(view, mem, v)
+            if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
+                best_v, best_n, start = v, n, first
+        if best_n >= 3 or (best_n == 2 and start is not None):
+            assert start is not None
+            return start
+        # else start with a card of the value it holds most of at its own ends
+        own = [r for r in legal if r.seat == view.seat]
+        if own:
+            return max(own, key=lambda r: (self._promise(view, mem, mem.known(view, r) or 0), self.rng.random()))
+        return self._guess(view, mem, legal, None)
+
+    def _promise(self, view: PlayerView, mem: Memory, v: int) -> float:
+        n, _ = _reachable(view, mem, v)
+        return n + _unaccounted(view, mem).get(v, 0) / 10
+
+    def _continue(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int) -> Reveal:
+        for r in legal:
+            if mem.known(view, r) == v:
+                return r
+        return self._guess(view, mem, legal, v)
+
+    def _guess(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int | None) -> Reveal:
+        left = _unaccounted(view, mem)
+        unknown_total = sum(left.values())
+        # avoid places remembered to hold another value
+        options = [r for r in legal if mem.known(view, r) is None]
+        if not options:
+            return self.rng.choice(legal)
+        if v is None:
+            return self.rng.choice(options)
+        scored = []
+        for r in options:
+            scored.append((_guess_prob(view, r, v, left, unknown_total), self.rng.random(), r))
+        scored.sort(reverse=True)
+        return scored[0][2]
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        hand = view.hand or ()
+        if not hand:
+            return None
+        singles = [v for v in hand if hand.count(v) == 1 and v != SEVEN]
+        return self.rng.choice(singles) if singles else None
+
+
+def _reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
+    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one."""
+    count = 0
+    first: Reveal | None = None
+    for slot, val in mem.slots.items():
+        if val == v and view.centre_present[slot] and not any(
+                r.reveal.is_centre and r.reveal.index == slot for r in view.turn):
+            count += 1
+            first = first or Reveal.centre(slot)
+    for s in range(view.rules.players):
+        acc = view.accessible(s)
+        if acc <= 0:
+            continue
+        got = 0
+        for kind in ("lowest", "highest"):
+            r = Reveal(kind, s)  # type: ignore[arg-type]
+            pos = view.position(r)
+            lst = mem.low[s] if kind == "lowest" else mem.high[s]
+            depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos
+            k = 0
+            while depth + k < len(lst) and lst[depth + k] == v and got + k < acc:
+                k += 1
+            if k and first is None:
+                first = r
+            got += k
+            if got >= acc:
+                break
+        count += got
+    return count, first
+
+
+def _guess_prob(view: PlayerView, r: Reveal, v: int, left: dict[int, int], total: int) -> float:
+    """Chance that an unremembered place shows ``v``, counting unaccounted cards only."""
+    if total <= 0:
+        return 0.0
+    if r.is_centre:
+        return left.get(v, 0) / total
+    n = view.accessible(r.index)
+    below = sum(c for u, c in left.items() if u < v)
+    above = sum(c for u, c in left.items() if u > v)
+    k = left.get(v, 0)
+    side = below if r.kind == "lowest" else above
+    n = min(n, total)
+
+    def comb(a: int, b: int) -> int:
+        return math.comb(a, b) if 0 <= b <= a else 0
+
+    return (comb(total - side, n) - comb(total - side - k, n)) / max(comb(total, n), 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solver
+
+
+class SolverBot:
+    """The advisor, aware of the mode's goal and of what a failed turn shows the next player.
+
+    At each decision it ranks the legal reveals by ``p_win`` weighted strongly, then
+    ``p_trio`` weighted by how much that trio serves the goal, minus the chance that
+    a failure hands the next player a trio they can then see for certain.
+    """
+
+    name = "solver"
+
+    def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
+        self.rng = rng
+        self.leak_weight = leak_weight
+
+    def advice(self, view: PlayerView) -> Advice:
+        return advise(view, "trio")
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        beliefs = Beliefs(view)
+        adv = advise(view, "trio", beliefs=beliefs)
+        goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
+        scored = []
+        for e in adv.evaluations:
+            score = 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+            if self.leak_weight and not view.turn:
+                score -= self.leak_weight * _leak(view, e.reveal, e, beliefs)
+            scored.append((score, e))
+        best = max(scored, key=lambda t: t[0])[1]
+        return best.reveal
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        hand = view.hand or ()
+        if not hand or view.seat is None:
+            return None
+        partner = view.rules.partner(view.seat)
+        if partner is None:
+            return None
+        try:
+            expected = Beliefs(view).expected(partner)
+        except ViewError:
+            expected = {}
+        # give a card the partner most likely pairs with, keeping our own pairs
+        singles = [v for v in sorted(set(hand)) if hand.count(v) == 1]
+        if not singles:
+            return None
+        return max(singles, key=lambda v: (expected.get(v, 0.0), v == SEVEN, -abs(v - 6.5)))
+
+
+def _leak(view: PlayerView, reveal: Reveal, e: object, beliefs: Beliefs) -> float:
+    """Chance that this first reveal fails and shows a card that completes a trio the next player can see.
+
+    Approximated on remembered cards: after a failed turn the shown card's value ``v``
+    is public; if two other copies of ``v`` are already remembered and reachable, the
+    next player sees a trio.
+    """
+    if reveal.seat == view.seat:
+        dist = {view.own_value(reveal) or 0: 1.0}
+    elif reveal.is_centre:
+        dist = beliefs.centre().get(reveal.index, {})
+    else:
+        dist = beliefs.end(reveal)
+    mem = Memory.of(view)
+    leak = 0.0
+    for v, p in dist.items():
+        if mem.known(view, reveal) == v:
+            continue  # already public: nothing new is shown
+        n, _ = _reachable(view, mem, v)
+        if n >= 2:
+            leak += p
+    return leak
+
+
+BOT_NAMES = ("random", "memory", "solver")
+
+
+def make_bot(name: str, rng: random.Random) -> Bot:
+    """A bot by name (``random``, ``memory``, ``solver``)."""
+    factories: dict[str, Callable[[random.Random], Bot]] = {
+        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
+    }
+    try:
+        return factories[name](rng)
+    except KeyError:
+        raise ViewError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})") from None
