@@ -116,7 +116,11 @@ class Analysis:
     def text(self) -> str:
         """The human report."""
         lines = []
-        who = (lambda s: f"seat {s} ({self.names[s]})") if self.names else (lambda s: f"seat {s}")
+        names = self.names
+
+        def who(s: int) -> str:
+            return f"seat {s} ({names[s]})" if names else f"seat {s}"
+
         lines.append(f"{'event':>5} {'seat':>4} {'played':>7} {'best':>6} {'p_trio':>13} {'p_win':>13} "
                      f"{'loss':>6}  label")
         for d in self.decisions:

@@ -153,10 +153,15 @@ def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
     for s in range(view.rules.players):
         if s == view.seat:
             continue
-        for lst in (mem.low[s], mem.high[s]):
-            for v in lst:
-                if v is not None:
-                    left[v] -= 1
+        size = view.sizes[s]
+        low, high = mem.low[s], mem.high[s]
+        for depth, known in enumerate(low):
+            if known is not None:
+                left[known] -= 1
+        for depth, known in enumerate(high):
+            # a card remembered from both ends is counted once
+            if known is not None and not (size - 1 - depth < len(low) and low[size - 1 - depth] is not None):
+                left[known] -= 1
     return {v: max(c, 0) for v, c in left.items()}
 
 
@@ -237,7 +242,7 @@ def _reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | Non
             continue
         got = 0
         for kind in ("lowest", "highest"):
-            r = Reveal(kind, s)  # type: ignore[arg-type]
+            r = Reveal.lowest(s) if kind == "lowest" else Reveal.highest(s)
             pos = view.position(r)
             lst = mem.low[s] if kind == "lowest" else mem.high[s]
             depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos

@@ -350,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart")
-    sub.choices["analyze"] = sp  # the American spelling works too
+    sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
 
     sp = add("simulate", cmd_simulate, "play many games between bots and rank them")
     sp.add_argument("--players", type=int, required=True, choices=(3, 4, 5, 6))

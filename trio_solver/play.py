@@ -49,7 +49,11 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
             bots.append(make_bot(next(others), random.Random(seed * 31 + s)))
     game = Game.deal(rules, rng=rng)
     seat_names = list(names) if names else [("you" if s == human else f"{bots[s].name}") for s in range(rules.players)]  # type: ignore[union-attr]
-    out: Callable[[str], None] = lambda text: (stdout.write(text + "\n"), stdout.flush())  # noqa: E731
+
+    def out(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
     out(f"Trio: {rules.players} players, {rules.mode.value}{', teams' if rules.teams else ''}. You are seat {human}.")
     out("Type 'help' for the commands.")
     quit_ = False
