@@ -109,10 +109,9 @@ class Memory:
                 if status.value == "trio":
                     for s in range(n):
                         lo, hi = table.last_lo[s], table.last_hi[s]
-                        mem.low[s] = mem.low[s][lo:]
-                        mem.high[s] = mem.high[s][hi:]
-                        if lo and hi:
-                            mem.low[s], mem.high[s] = [], []
+                        size = table.sizes[s]  # after the trio left
+                        mem.low[s] = mem.low[s][lo:][:size]
+                        mem.high[s] = mem.high[s][hi:][:size]
                     for c in table.last_centre:
                         mem.slots.pop(c, None)
         if view.hand is not None and view.seat is not None:
@@ -160,7 +159,8 @@ def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
                 left[known] -= 1
         for depth, known in enumerate(high):
             # a card remembered from both ends is counted once
-            if known is not None and not (size - 1 - depth < len(low) and low[size - 1 - depth] is not None):
+            mirror = size - 1 - depth
+            if known is not None and not (0 <= mirror < len(low) and low[mirror] is not None):
                 left[known] -= 1
     return {v: max(c, 0) for v, c in left.items()}
 

@@ -146,7 +146,7 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
 def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
     rows: dict[str, list[int]] = {}
     for (key, v), c in sorted(m.items()):
-        name = "centre" if key < 0 else f"seat {key}"
+        name = "unseen centre slots" if key < 0 else f"seat {key}"
         rows.setdefault(name, []).extend([v] * c)
     return rows
 
