@@ -35,7 +35,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,8 +66,9 @@ class Placement:
 Demand = tuple[int, int]
 
 
-def _compositions(rows: int, total: int) -> list[tuple[tuple[int, ...], int, int]]:
-    """All (x, x_implicit, multinomial weight) with sum(x) + x_implicit == total."""
+@lru_cache(maxsize=None)
+def _compositions(rows: int, total: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """All (x, x_implicit, multinomial weight) with sum(x) + x_implicit == total (a pure function, memoised)."""
     out = []
     for x in itertools.product(range(total + 1), repeat=rows):
         s = sum(x)
@@ -78,7 +79,7 @@ def _compositions(rows: int, total: int) -> list[tuple[tuple[int, ...], int, int
                 w //= math.factorial(c)
             w //= math.factorial(rest)
             out.append((x, rest, w))
-    return out
+    return tuple(out)
 
 
 class _Lattice:
@@ -109,6 +110,7 @@ class _Lattice:
             np.indices(self.dims).sum(axis=0) if self.R else np.zeros((), dtype=np.int64)
         )
         self.masks = [self._mask(u) for u in range(13)]
+        self._slice_cache: dict[tuple[int, ...], tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
         self.comps: list[list[tuple[tuple[int, ...], int, int]]] = [[]] + [
             [c for c in _compositions(self.R, max(facts.hidden[u], 0)) if all(
                 xi <= d - 1 for xi, d in zip(c[0], self.dims))]
@@ -143,9 +145,12 @@ class _Lattice:
         return np.zeros(self.dims, dtype=self.dtype)
 
     def _slices(self, x: tuple[int, ...]) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
-        src = tuple(slice(0, d - xi) for d, xi in zip(self.dims, x))
-        dst = tuple(slice(xi, d) for d, xi in zip(self.dims, x))
-        return src, dst
+        got = self._slice_cache.get(x)
+        if got is None:
+            src = tuple(slice(0, d - xi) for d, xi in zip(self.dims, x))
+            dst = tuple(slice(xi, d) for d, xi in zip(self.dims, x))
+            got = self._slice_cache[x] = (src, dst)
+        return got
 
     def _forward(self) -> list[np.ndarray]:
         a = self._zeros()
@@ -253,44 +258,41 @@ class _Lattice:
                 parts = [(0, W)]
             S = [i for i in range(self.R) if x[i] > 0]
             other = tuple(i for i in range(self.R) if x[i] == 0)
+            if S:
+                # category of each index along each axis of S: 1 lowest, 2 highest, 3 whole hand, 0 neither
+                code: Any = 0
+                for j, i in enumerate(S):
+                    length = self.dims[i] - x[i]
+                    cat = np.zeros(length, dtype=np.int64)
+                    if length == 1:
+                        cat[0] = 3
+                    else:
+                        cat[0] = 1
+                        cat[-1] = 2
+                    shape = [1] * len(S)
+                    shape[j] = length
+                    code = code + cat.reshape(shape) * (4 ** j)
             for icat, Wp in parts:
                 red = Wp.sum(axis=other) if other else Wp
                 if not S:
-                    total = red if not isinstance(red, np.ndarray) else red.sum()
+                    total = red.sum() if isinstance(red, np.ndarray) else red
                     if total != 0:
                         out.append((x + (rest,), (0,) * self.R + (icat,), total))
                     continue
-                # collapse each axis in S into categories
-                cat_arrays = []
-                for i in S:
-                    length = self.dims[i] - x[i]
-                    cat_arrays.append(length)
-                for combo in itertools.product(range(4), repeat=len(S)):
-                    idx: list[Any] = []
-                    okc = True
-                    for c, length in zip(combo, cat_arrays):
-                        if length == 1:
-                            if c != 3:
-                                okc = False
-                                break
-                            idx.append(slice(0, 1))
-                        elif c == 0:
-                            idx.append(slice(1, length - 1))
-                        elif c == 1:
-                            idx.append(slice(0, 1))
-                        elif c == 2:
-                            idx.append(slice(length - 1, length))
-                        else:
-                            okc = False
-                            break
-                    if not okc:
-                        continue
-                    total = red[tuple(idx)].sum()
-                    if total == 0:
-                        continue
+                codes = np.broadcast_to(code, red.shape).ravel()
+                if self.exact:
+                    sums: dict[int, Any] = {}
+                    for c_, w_ in zip(codes.tolist(), red.ravel().tolist()):
+                        if w_:
+                            sums[c_] = sums.get(c_, 0) + w_
+                    items = list(sums.items())
+                else:
+                    binned = np.bincount(codes, weights=red.ravel(), minlength=4 ** len(S))
+                    items = [(int(c_), float(binned[c_])) for c_ in np.nonzero(binned)[0]]
+                for c_, total in items:
                     cats = [0] * self.R
-                    for i, c in zip(S, combo):
-                        cats[i] = c
+                    for j, i in enumerate(S):
+                        cats[i] = (c_ // (4 ** j)) % 4
                     out.append((x + (rest,), tuple(cats) + (icat,), total))
         return out
 
