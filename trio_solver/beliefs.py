@@ -112,9 +112,7 @@ class _Lattice:
         self.masks = [self._mask(u) for u in range(13)]
         self._slice_cache: dict[tuple[int, ...], tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
         self.comps: list[list[tuple[tuple[int, ...], int, int]]] = [[]] + [
-            [c for c in _compositions(self.R, max(facts.hidden[u], 0)) if all(
-                xi <= d - 1 for xi, d in zip(c[0], self.dims))]
-            for u in range(1, 13)
+            self._weighted(u, max(facts.hidden[u], 0)) for u in range(1, 13)
         ]
         self.alpha = self._forward()
         final = tuple(d - 1 for d in self.dims)
@@ -123,6 +121,38 @@ class _Lattice:
             self.Z = float(self.Z)
 
     # -- construction -------------------------------------------------------------
+    def _weighted(self, u: int, total: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """The compositions of value ``u`` with their prior weights.
+
+        Without swaps the weight is the multinomial ``r!/prod x!``. A hand whose dealt
+        cards differ from its cards now (``Row.offset``) is weighed by its dealt counts,
+        and each known swap choice by the count it was chosen from (``Row.choices``).
+        """
+        rows = self.explicit + ([self.implicit] if self.implicit is not None else [])
+        offsets = [r.offset[u] for r in rows]
+        chooser = [[extra for value, extra in r.choices if value == u] for r in rows]
+        plain = not any(offsets) and not any(chooser)
+        out = []
+        for x, rest, w in _compositions(self.R, total):
+            if any(xi > d - 1 for xi, d in zip(x, self.dims)):
+                continue
+            if plain:
+                out.append((x, rest, w))
+                continue
+            counts = x + (rest,) if self.implicit is not None else x
+            dealt = [c + o for c, o in zip(counts, offsets)]
+            if any(c < 0 for c in dealt):
+                continue
+            weight = math.factorial(sum(dealt))
+            for c in dealt:
+                weight //= math.factorial(c)
+            for c, extras in zip(counts, chooser):
+                for extra in extras:
+                    weight *= max(c + extra, 0)
+            if weight:
+                out.append((x, rest, weight))
+        return out
+
     def _mask(self, u: int) -> np.ndarray:
         m = np.ones(self.dims, dtype=bool)
         for axis, row in enumerate(self.explicit):

@@ -77,12 +77,22 @@ class TrioChange:
 
 @dataclass
 class Row:
-    """One hidden row: a hand (``key`` = seat) or the pool of unseen centre slots (``key`` = POOL)."""
+    """One hidden row: a hand (``key`` = seat) or the pool of unseen centre slots (``key`` = POOL).
+
+    ``lower``/``upper`` bound the cumulative count C(u), u = 0..12. ``offset[v]`` is the
+    number of cards of value v the hand held *as dealt* beyond what it holds now (cards it
+    gave in trios and known swaps, minus cards it received): the prior weighs the dealt
+    hand. ``choices`` lists, for each known swap in which this hand chose the card to give,
+    ``(value, extra)``: the hand held ``C_now(v) - C_now(v-1) + extra`` cards of that value
+    when it chose one, which weighs the choice of a uniformly random card.
+    """
 
     key: int
     size: int
     lower: list[int] = field(default_factory=list)
     upper: list[int] = field(default_factory=list)
+    offset: list[int] = field(default_factory=lambda: [0] * 13)
+    choices: list[tuple[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.lower:
@@ -139,6 +149,8 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset()) -> Facts:
     table = Table(rules, view.first_player)
     # per seat: list of changes, each (known delta counts or None for a secret swap)
     changes: list[list[dict[int, int] | None]] = [[] for _ in range(n)]
+    # per seat: (index into its changes, value it chose to give) for every known swap
+    gave: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     raw_hand: list[tuple[int, int, int, Reveal, int, int, int]] = []  # event, j, seat, reveal, pos, value, epoch
     slot_last: dict[int, tuple[int, int]] = {}
     seat = view.seat
@@ -158,6 +170,8 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset()) -> Facts:
                 db: dict[int, int] = {}
                 db[gb] = db.get(gb, 0) + 1
                 db[ga] = db.get(ga, 0) - 1
+                gave[a].append((len(changes[a]), ga))
+                gave[b].append((len(changes[b]), gb))
                 changes[a].append(da)
                 changes[b].append(db)
             table.apply_swap(event.seats, event.cards)
@@ -216,6 +230,15 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset()) -> Facts:
             continue
         rows.append(Row(s, table.sizes[s]))
     row_of = {r.key: r for r in rows}
+    for hand_row in rows:
+        s_changes = changes[hand_row.key]
+        for ch in s_changes:
+            if ch is not None:
+                for v, c in ch.items():
+                    hand_row.offset[v] += c
+        for k, value in gave[hand_row.key]:
+            extra = sum(ch.get(value, 0) for ch in s_changes[k:] if ch is not None)
+            hand_row.choices.append((value, extra))
     for f in kept_hand:
         if f.seat == seat:
             continue  # the viewer's own hand is known; replay checked these
