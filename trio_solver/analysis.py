@@ -4,7 +4,9 @@ A *decision* is one reveal made by a seat whose hand the record knows (every
 seat in a full-deal record, the record keeper in a viewer record), judged on
 that seat's own exact beliefs at that moment. The value of a reveal is
 ``p_trio + p_win`` (a trio that wins counts twice); the *loss* of a decision is
-the best value minus the value of the reveal played. Labels, by loss:
+the value of the advisor's best reveal (``advise(view).best``) minus the value of
+the reveal played, and never below 0: following the advice always scores 0.
+Labels, by loss:
 
 ========== ==========
 loss        label
@@ -148,7 +150,9 @@ class Analysis:
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int) -> Decision:
     adv = advise(view, "trio")
     value = {e.reveal: e.p_trio + e.p_win for e in adv.evaluations}
-    best = max(adv.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12), -adv.evaluations.index(e)))
+    # The reference is the advisor's own best reveal (the one `advise` recommends), so that
+    # following the advice never shows a loss; a reveal worth more than it counts as no loss.
+    best = adv.best
     mine = adv.get(played)
     loss = max(0.0, value[best.reveal] - value[played])
     if loss < 1e-12:

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from .engine import Deal, Game
-from .errors import ViewError
+from .errors import IllegalMoveError, ViewError
 from .facts import POOL, Facts, Row, TrioChange, extract
 from .reveal import Reveal
 from .rules import VALUES
@@ -55,11 +55,14 @@ __all__ = ["Beliefs", "Placement", "Demand"]
 class Placement:
     """A complete assignment of the cards now in play: every hand and every centre slot.
 
-    ``centre[i]`` is ``None`` for a slot emptied by a trio.
+    ``centre[i]`` is ``None`` for a slot emptied by a trio. ``swaps`` gives the cards of
+    secret swaps the model tracked (event index -> (card given by the first seat, card
+    given by the second)).
     """
 
     hands: tuple[tuple[int, ...], ...]
     centre: tuple[int | None, ...]
+    swaps: tuple[tuple[int, tuple[int, int]], ...] = ()
 
 
 #: A demand on one hidden row in a joint event: (lowest cards, highest cards) that must show the value.
@@ -83,7 +86,13 @@ def _compositions(rows: int, total: int) -> tuple[tuple[tuple[int, ...], int, in
 
 
 class _Lattice:
-    """Forward-backward tables over the cumulative-count lattice of the hidden rows."""
+    """Forward-backward tables over the cumulative-count lattice of the hidden rows.
+
+    The state after value ``u`` is the cumulative count of every explicit row (one
+    row, the *implicit* one, follows from the others and the column sums), and, for
+    every tracked secret swap, two bits ``[g <= u]`` and ``[h <= u]`` that say whether
+    the swap's cards were already passed (a bit flips at the value of its card).
+    """
 
     def __init__(self, facts: Facts, exact: bool) -> None:
         self.exact = exact
@@ -98,60 +107,77 @@ class _Lattice:
             rows.remove(imp)
         self.explicit: list[Row] = rows
         self.implicit: Row | None = imp
-        self.dims = tuple(r.size + 1 for r in rows)
         self.R = len(rows)
+        self.F = facts.flag_bits
+        self.cdims = tuple(r.size + 1 for r in rows)
+        self.dims = self.cdims + (2,) * self.F
         placed = [0] * 13
         for u in range(1, 13):
             placed[u] = placed[u - 1] + facts.hidden[u]
         self.placed = placed
         total = sum(r.size for r in facts.rows)
         self.feasible_counts = all(h >= 0 for h in facts.hidden[1:]) and placed[12] == total
-        self.sumgrid = (
-            np.indices(self.dims).sum(axis=0) if self.R else np.zeros((), dtype=np.int64)
-        )
+        counts = np.indices(self.cdims).sum(axis=0) if self.R else np.zeros((), dtype=np.int64)
+        self.sumgrid = counts.reshape(self.cdims + (1,) * self.F)
         self.masks = [self._mask(u) for u in range(13)]
-        self._slice_cache: dict[tuple[int, ...], tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
-        self.comps: list[list[tuple[tuple[int, ...], int, int]]] = [[]] + [
+        self._slice_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
+                                tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
+        self.comps: list[list[tuple[tuple[int, ...], int, tuple[int, ...], int]]] = [[]] + [
             self._weighted(u, max(facts.hidden[u], 0)) for u in range(1, 13)
         ]
+        self.start = (0,) * (self.R + self.F)
+        self.final = tuple(d - 1 for d in self.cdims) + (1,) * self.F
         self.alpha = self._forward()
-        final = tuple(d - 1 for d in self.dims)
-        self.Z = self.alpha[12][final] if self.feasible_counts else 0
+        self.Z = self.alpha[12][self.final] if self.feasible_counts else 0
         if not exact:
             self.Z = float(self.Z)
 
     # -- construction -------------------------------------------------------------
-    def _weighted(self, u: int, total: int) -> list[tuple[tuple[int, ...], int, int]]:
-        """The compositions of value ``u`` with their prior weights.
+    def _weighted(self, u: int, total: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...], int]]:
+        """The transitions of value ``u``: (counts x, implicit count, flag bits flipping, prior weight).
 
         Without swaps the weight is the multinomial ``r!/prod x!``. A hand whose dealt
-        cards differ from its cards now (``Row.offset``) is weighed by its dealt counts,
-        and each known swap choice by the count it was chosen from (``Row.choices``).
+        cards differ from its cards now is weighed by its dealt counts (``Row.offset``
+        and, for tracked swaps, the bits flipping at ``u``), and each swap card by the
+        number of cards of that value its hand held when it was chosen.
         """
         rows = self.explicit + ([self.implicit] if self.implicit is not None else [])
         offsets = [r.offset[u] for r in rows]
         chooser = [[extra for value, extra in r.choices if value == u] for r in rows]
-        plain = not any(offsets) and not any(chooser)
-        out = []
+        plain = not any(offsets) and not any(chooser) and self.F == 0
+        out: list[tuple[tuple[int, ...], int, tuple[int, ...], int]] = []
+        flips = [tuple(b for b in range(self.F) if mask >> b & 1) for mask in range(1 << self.F)]
         for x, rest, w in _compositions(self.R, total):
-            if any(xi > d - 1 for xi, d in zip(x, self.dims)):
+            if any(xi > d - 1 for xi, d in zip(x, self.cdims)):
                 continue
             if plain:
-                out.append((x, rest, w))
+                out.append((x, rest, (), w))
                 continue
             counts = x + (rest,) if self.implicit is not None else x
-            dealt = [c + o for c, o in zip(counts, offsets)]
-            if any(c < 0 for c in dealt):
-                continue
-            weight = math.factorial(sum(dealt))
-            for c in dealt:
-                weight //= math.factorial(c)
-            for c, extras in zip(counts, chooser):
-                for extra in extras:
-                    weight *= max(c + extra, 0)
-            if weight:
-                out.append((x, rest, weight))
+            for phi in flips:
+                on = set(phi)
+                dealt = [c + o + sum(coef for bit, coef in r.dealt_terms if bit in on)
+                         for c, o, r in zip(counts, offsets, rows)]
+                if any(c < 0 for c in dealt):
+                    continue
+                weight = math.factorial(sum(dealt))
+                for c in dealt:
+                    weight //= math.factorial(c)
+                for c, extras in zip(counts, chooser):
+                    for extra in extras:
+                        weight *= max(c + extra, 0)
+                for c, r in zip(counts, rows):
+                    for tc in r.tracked_choices:
+                        if tc.bit in on:
+                            weight *= max(c + tc.extra[u] + sum(coef for bit, coef in tc.terms if bit in on), 0)
+                if weight:
+                    out.append((x, rest, phi, weight))
         return out
+
+    def _axis(self, axis: int, length: int) -> np.ndarray:
+        shape = [1] * (self.R + self.F)
+        shape[axis] = length
+        return np.arange(length).reshape(shape)
 
     def _mask(self, u: int) -> np.ndarray:
         m = np.ones(self.dims, dtype=bool)
@@ -160,7 +186,7 @@ class _Lattice:
             lo, hi = max(row.lower[u], 0), min(row.upper[u], row.size)
             if lo <= hi:
                 ok[lo : hi + 1] = True
-            shape = [1] * self.R
+            shape = [1] * (self.R + self.F)
             shape[axis] = row.size + 1
             m &= ok.reshape(shape)
         imp = self.implicit
@@ -169,28 +195,46 @@ class _Lattice:
             m &= c_imp == 0
         else:
             m &= (c_imp >= max(imp.lower[u], 0)) & (c_imp <= min(imp.upper[u], imp.size))
+        rows = self.explicit + ([imp] if imp is not None else [])
+        for i, row in enumerate(rows):
+            for (fu, lo2, hi2, terms) in row.flagged:
+                if fu != u:
+                    continue
+                val: Any = self._axis(i, row.size + 1) if i < self.R else c_imp
+                for bit, coef in terms:
+                    val = val + coef * self._axis(self.R + bit, 2)
+                if lo2 is not None:
+                    m &= val >= lo2
+                if hi2 is not None:
+                    m &= val <= hi2
+        if u == 0:
+            for b in range(self.F):
+                m &= self._axis(self.R + b, 2) == 0
         return m
 
     def _zeros(self) -> np.ndarray:
         return np.zeros(self.dims, dtype=self.dtype)
 
-    def _slices(self, x: tuple[int, ...]) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
-        got = self._slice_cache.get(x)
+    def _slices(self, x: tuple[int, ...], phi: tuple[int, ...] = ()) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        got = self._slice_cache.get((x, phi))
         if got is None:
-            src = tuple(slice(0, d - xi) for d, xi in zip(self.dims, x))
-            dst = tuple(slice(xi, d) for d, xi in zip(self.dims, x))
-            got = self._slice_cache[x] = (src, dst)
+            src = tuple(slice(0, d - xi) for d, xi in zip(self.cdims, x))
+            dst = tuple(slice(xi, d) for d, xi in zip(self.cdims, x))
+            if self.F:
+                src += tuple(slice(0, 1) if b in phi else slice(None) for b in range(self.F))
+                dst += tuple(slice(1, 2) if b in phi else slice(None) for b in range(self.F))
+            got = self._slice_cache[(x, phi)] = (src, dst)
         return got
 
     def _forward(self) -> list[np.ndarray]:
         a = self._zeros()
-        a[(0,) * self.R] = 1
+        a[self.start] = 1
         a = a * self.masks[0]
         alpha = [a]
         for u in range(1, 13):
             new = self._zeros()
-            for x, _, w in self.comps[u]:
-                src, dst = self._slices(x)
+            for x, _, phi, w in self.comps[u]:
+                src, dst = self._slices(x, phi)
                 new[dst] += w * a[src]
             a = new * self.masks[u]
             alpha.append(a)
@@ -199,13 +243,13 @@ class _Lattice:
     @cached_property
     def beta(self) -> list[np.ndarray]:
         b = self._zeros()
-        b[tuple(d - 1 for d in self.dims)] = 1
+        b[self.final] = 1
         b = b * self.masks[12]
         beta = [b]
         for u in range(12, 0, -1):
             new = self._zeros()
-            for x, _, w in self.comps[u]:
-                src, dst = self._slices(x)
+            for x, _, phi, w in self.comps[u]:
+                src, dst = self._slices(x, phi)
                 new[src] += w * b[dst]
             b = new * self.masks[u - 1]
             beta.append(b)
@@ -214,12 +258,16 @@ class _Lattice:
 
     # -- marginals ----------------------------------------------------------------
     def _sum_by_total(self, arr: np.ndarray) -> dict[int, Any]:
+        """Weights of ``arr`` grouped by the sum of the explicit counts."""
+        if self.F:
+            arr = arr.sum(axis=tuple(range(self.R, self.R + self.F)))
+        grid = self.sumgrid.reshape(self.cdims)
         if not self.exact:
-            flat = np.bincount(self.sumgrid.ravel(), weights=arr.ravel())
+            flat = np.bincount(grid.ravel(), weights=np.asarray(arr, dtype=np.float64).ravel())
             return {t: flat[t] for t in range(len(flat)) if flat[t] != 0}
         out: dict[int, Any] = {}
-        for t in np.unique(self.sumgrid):
-            s = arr[self.sumgrid == t].sum()
+        for t in np.unique(grid):
+            s = arr[grid == t].sum()
             if s != 0:
                 out[int(t)] = s
         return out
@@ -231,7 +279,7 @@ class _Lattice:
         for u in range(13):
             g = self.alpha[u] * self.beta[u]
             for i in range(self.R):
-                axes = tuple(a for a in range(self.R) if a != i)
+                axes = tuple(a for a in range(self.R + self.F) if a != i)
                 m = g.sum(axis=axes) if axes else g
                 out[i].append({k: m[k] for k in range(len(m)) if m[k] != 0})
             if self.implicit is not None:
@@ -247,8 +295,8 @@ class _Lattice:
         beta = self.beta
         for v in range(1, 13):
             a, b = self.alpha[v - 1], beta[v]
-            for x, rest, w in self.comps[v]:
-                src, dst = self._slices(x)
+            for x, rest, phi, w in self.comps[v]:
+                src, dst = self._slices(x, phi)
                 mass = (a[src] * b[dst]).sum() * w
                 if mass == 0:
                     continue
@@ -271,8 +319,9 @@ class _Lattice:
         out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
         imp = self.implicit
         imp_is_hand = imp is not None and imp.key != POOL
-        for x, rest, w in self.comps[v]:
-            src, dst = self._slices(x)
+        flag_axes = tuple(range(self.R, self.R + self.F))
+        for x, rest, phi, w in self.comps[v]:
+            src, dst = self._slices(x, phi)
             W = a[src] * b[dst]
             if not W.any():
                 continue
@@ -287,12 +336,12 @@ class _Lattice:
             else:
                 parts = [(0, W)]
             S = [i for i in range(self.R) if x[i] > 0]
-            other = tuple(i for i in range(self.R) if x[i] == 0)
+            other = tuple(i for i in range(self.R) if x[i] == 0) + flag_axes
             if S:
                 # category of each index along each axis of S: 1 lowest, 2 highest, 3 whole hand, 0 neither
                 code: Any = 0
                 for j, i in enumerate(S):
-                    length = self.dims[i] - x[i]
+                    length = self.cdims[i] - x[i]
                     cat = np.zeros(length, dtype=np.int64)
                     if length == 1:
                         cat[0] = 3
@@ -327,30 +376,40 @@ class _Lattice:
         return out
 
     # -- sampling -------------------------------------------------------------------
-    def sample(self, rng: random.Random) -> list[list[int]]:
-        """One count matrix drawn exactly from the posterior: ``m[i][v]`` (explicit rows, then implicit)."""
+    def sample(self, rng: random.Random) -> tuple[list[list[int]], dict[int, int]]:
+        """One count matrix drawn exactly from the posterior: ``m[i][v]`` (explicit rows, then implicit),
+        and the value of every tracked swap bit (bit -> the card's value)."""
         nrows = self.R + (self.implicit is not None)
         m = [[0] * 13 for _ in range(nrows)]
-        s = tuple(d - 1 for d in self.dims)
+        bits: dict[int, int] = {}
+        s = self.final
         for u in range(12, 0, -1):
             prev = self.alpha[u - 1]
             choices = []
             weights = []
-            for x, rest, w in self.comps[u]:
-                p = tuple(si - xi for si, xi in zip(s, x))
+            for x, rest, phi, w in self.comps[u]:
+                p = list(si - xi for si, xi in zip(s, x))
                 if any(pi < 0 for pi in p):
                     continue
-                wt = prev[p] * w
+                flags = list(s[self.R:])
+                if any(flags[b] != 1 for b in phi):
+                    continue
+                for b in phi:
+                    flags[b] = 0
+                key = tuple(p) + tuple(flags)
+                wt = prev[key] * w
                 if wt:
-                    choices.append((x, rest, p))
+                    choices.append((x, rest, phi, key))
                     weights.append(float(wt))
-            (x, rest, p) = rng.choices(choices, weights=weights)[0]
+            (x, rest, phi, key) = rng.choices(choices, weights=weights)[0]
             for i, xi in enumerate(x):
                 m[i][u] = xi
             if self.implicit is not None:
                 m[self.R][u] = rest
-            s = p
-        return m
+            for b in phi:
+                bits[b] = u
+            s = key
+        return m, bits
 
 
 class Beliefs:
@@ -406,7 +465,7 @@ class Beliefs:
 
     def hidden_seats(self) -> list[int]:
         """Seats whose hand is hidden from the viewer and not empty."""
-        return [r.key for r in self.facts.rows if r.key != POOL]
+        return [r.key for r in self.facts.rows if r.key != POOL and r.size > 0]
 
     # -- the centre ---------------------------------------------------------------------
     def centre(self) -> dict[int, dict[int, float]]:
@@ -660,7 +719,7 @@ class Beliefs:
         """One complete placement of the cards now in play, drawn exactly from the posterior."""
         self._require()
         facts = self.facts
-        m = self._lat.sample(rng)
+        m, bits = self._lat.sample(rng)
         order = self._lat.explicit + ([self._lat.implicit] if self._lat.implicit is not None else [])
         n = self.view.rules.players
         hands: list[tuple[int, ...]] = [()] * n
@@ -677,16 +736,18 @@ class Beliefs:
             hands[facts.seat] = facts.hand
         for slot, v in facts.known_slots.items():
             centre[slot] = v
-        return Placement(tuple(hands), tuple(centre))
+        swaps = tuple((t.event, (bits[2 * t.index], bits[2 * t.index + 1])) for t in facts.tracked)
+        return Placement(tuple(hands), tuple(centre), swaps)
 
     def sample_game(self, rng: random.Random) -> Game:
         """A full game state at this moment, drawn exactly from the posterior and replayed from its deal.
 
-        Not available when secret swaps make the beliefs approximate.
+        Secret swaps are drawn too (the tracked ones from the posterior, those nothing was known
+        about uniformly). Not available when relaxed swaps make the beliefs approximate.
         """
         if self.approximate:
-            raise ViewError("secret swaps: the deal behind this view cannot be sampled exactly")
-        return game_from_placement(self.view, self.facts, self.sample(rng))
+            raise ViewError("too many secret swaps to track: the deal behind this view cannot be sampled exactly")
+        return game_from_placement(self.view, self.facts, self.sample(rng), rng)
 
     # -- words -------------------------------------------------------------------------------------
     def deductions(self) -> list[str]:
@@ -757,36 +818,62 @@ def _copies(c: int, v: int) -> str:
     return f"{['no', 'one', 'two', 'three'][c]} {v}{'s' if c > 1 else ''}"
 
 
-def initial_deal(facts: Facts, placement: Placement) -> Deal:
-    """The deal that leads to ``placement`` through the history behind ``facts`` (no secret swaps)."""
+def initial_deal(facts: Facts, placement: Placement,
+                 rng: random.Random | None = None) -> tuple[Deal, dict[int, tuple[int, int]]]:
+    """The deal that leads to ``placement`` through the view's history, and the cards of every swap.
+
+    Swaps the viewer did not see take their cards from ``placement.swaps``; a secret swap
+    that nothing was known about before it is undone by choosing, uniformly with ``rng``,
+    which card of each hand came from the other (exact under uniformly chosen swap cards).
+    """
     hands = [list(h) for h in placement.hands]
     centre = list(placement.centre)
-    for change in reversed(facts.history):
+    sampled = dict(placement.swaps)
+    cards_of: dict[int, tuple[int, int]] = {}
+    for i, change in reversed(facts.history):
         if isinstance(change, TrioChange):
             for s, k in change.cards.items():
                 hands[s].extend([change.value] * k)
             for c in change.slots:
                 centre[c] = change.value
-        else:
-            if change.cards is None:
-                raise ViewError("secret swap: the cards behind it are unknown")
-            (a, b), (ga, gb) = change.seats, change.cards
-            hands[a].remove(gb)
-            hands[a].append(ga)
-            hands[b].remove(ga)
-            hands[b].append(gb)
+            continue
+        (a, b) = change.seats
+        cards = change.cards if change.cards is not None else sampled.get(i)
+        if cards is None:
+            if rng is None:
+                raise ViewError(f"event {i}: the cards of this secret swap are unknown")
+            # a uniformly chosen card of each hand now came from the other hand
+            cards = (rng.choice(hands[b]), rng.choice(hands[a]))
+        ga, gb = cards  # a gave ga and received gb
+        if gb not in hands[a] or ga not in hands[b]:
+            raise ViewError(f"event {i}: the placement cannot undo the swap {list(cards)}")
+        hands[a].remove(gb)
+        hands[a].append(ga)
+        hands[b].remove(ga)
+        hands[b].append(gb)
+        cards_of[i] = (ga, gb)
     if any(c is None for c in centre):
         raise ViewError("placement leaves a centre slot empty")
-    return Deal(tuple(tuple(sorted(h)) for h in hands), tuple(c for c in centre if c is not None))
+    deal = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(c for c in centre if c is not None))
+    return deal, cards_of
 
 
-def game_from_placement(view: PlayerView, facts: Facts, placement: Placement) -> Game:
-    """Rebuild the deal behind ``placement`` and replay the view's history on it."""
-    game = Game(view.rules, initial_deal(facts, placement), view.first_player)
-    for e in view.events:
+def game_from_placement(view: PlayerView, facts: Facts, placement: Placement,
+                        rng: random.Random | None = None) -> Game:
+    """Rebuild the deal behind ``placement`` and replay the view's history on it.
+
+    Raises :class:`~trio_solver.errors.ViewError` if the placement does not reproduce
+    every value the view shows.
+    """
+    deal, cards_of = initial_deal(facts, placement, rng)
+    game = Game(view.rules, deal, view.first_player)
+    for i, e in enumerate(view.events):
         if isinstance(e, Swap):
-            assert e.cards is not None
-            game.swap(e.seats[0], e.seats[1], e.cards[0], e.cards[1])
+            ga, gb = cards_of[i]
+            try:
+                game.swap(e.seats[0], e.seats[1], ga, gb)
+            except IllegalMoveError as err:
+                raise ViewError(f"event {i}: the placement cannot make this swap: {err}") from None
         else:
             for r, v in e.reveals:
                 if game.peek(r) != v:

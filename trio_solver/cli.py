@@ -89,10 +89,12 @@ def cmd_replay(args: argparse.Namespace) -> str:
         raise RecordError("--after", f"expected 0 to {len(record.events)} events, got {last}")
     if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
         record.view(seat)  # raises: this record does not know that seat's hand
+    # the events as the chosen view saw them: other teams' swap values stay secret
+    shown = record.events if seat == "all" else record.view(seat).events
     frames = []
     for k, state in enumerate(record.states()[: last + 1]):
         fr = frame(state, seat)
-        label = "start" if k == 0 else describe_event(record.events[k - 1], record.names)
+        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
         frames.append((k, label, fr))
     if args.json:
         return json.dumps({

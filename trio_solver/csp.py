@@ -22,12 +22,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from constraint import ExactSumConstraint, MaxSumConstraint, MinSumConstraint, Problem
+from constraint import ExactSumConstraint, FunctionConstraint, MaxSumConstraint, MinSumConstraint, Problem
 
 from .facts import POOL, Facts
 from .rules import VALUES
 
-__all__ = ["CountMatrix", "problem", "matrices", "weight", "enumerate_weights", "EnumeratedWeights", "placements"]
+__all__ = ["CountMatrix", "problem", "solutions", "matrices", "weight", "enumerate_weights", "EnumeratedWeights",
+           "placements"]
 
 #: A count matrix: (row key, value) -> copies. Row keys are seats, or POOL for the unseen centre slots.
 CountMatrix = dict[tuple[int, int], int]
@@ -35,6 +36,21 @@ CountMatrix = dict[tuple[int, int], int]
 
 def _name(key: int, v: int) -> str:
     return f"{'pool' if key == POOL else f's{key}'}_{v}"
+
+
+def _bit(b: int) -> str:
+    """The variable of a tracked swap card: bit 2j is the card g of swap j, bit 2j+1 its card h."""
+    return f"swap{b // 2}_{'gh'[b % 2]}"
+
+
+def _flagged_check(lo: int | None, hi: int | None, n_cells: int,
+                   terms: tuple[tuple[int, int], ...], u: int) -> FunctionConstraint:
+    def ok(*values: int) -> bool:
+        total = sum(values[:n_cells]) + sum(coef * (1 if card <= u else 0)
+                                            for (bit, coef), card in zip(terms, values[n_cells:]))
+        return (lo is None or total >= lo) and (hi is None or total <= hi)
+
+    return FunctionConstraint(ok)
 
 
 def problem(facts: Facts) -> Problem | None:
@@ -61,6 +77,12 @@ def problem(facts: Facts) -> Problem | None:
                 p.addConstraint(MaxSumConstraint(row.upper[u]), cells)
     for v in cols:
         p.addConstraint(ExactSumConstraint(facts.hidden[v]), [names[(r.key, v)] for r in facts.rows])
+    for b in range(facts.flag_bits):
+        p.addVariable(_bit(b), list(range(1, 13)))
+    for row in facts.rows:
+        for (u, lo, hi, terms) in row.flagged:
+            cells = [names[(row.key, v)] for v in cols if v <= u]
+            p.addConstraint(_flagged_check(lo, hi, len(cells), terms, u), cells + [_bit(b) for b, _ in terms])
     return p
 
 
@@ -73,38 +95,59 @@ def _trivially_consistent(facts: Facts) -> bool:
     ) and all(row.size == 0 for row in facts.rows)
 
 
-def matrices(facts: Facts) -> Iterator[CountMatrix]:
-    """Every count matrix that fits ``facts`` (python-constraint enumeration)."""
+def solutions(facts: Facts) -> Iterator[tuple[CountMatrix, dict[int, int]]]:
+    """Every count matrix that fits ``facts``, with the cards of the tracked secret swaps (bit -> value)."""
     if any(h < 0 for h in facts.hidden[1:]):
         return
     p = problem(facts)
     if p is None:
         if _trivially_consistent(facts):
-            yield {}
+            yield {}, {}
         return
     for sol in p.getSolutionIter():
         out: CountMatrix = {}
         for row in facts.rows:
             for v in VALUES:
-                name = _name(row.key, v)
-                if name in sol:
-                    out[(row.key, v)] = sol[name]
-                else:
-                    out[(row.key, v)] = 0
-        yield out
+                out[(row.key, v)] = sol.get(_name(row.key, v), 0)
+        yield out, {b: sol[_bit(b)] for b in range(facts.flag_bits)}
 
 
-def weight(facts: Facts, m: CountMatrix) -> int:
-    """The number of physical deals behind ``m`` up to a constant: prod_v r_v! / prod_i c_iv!."""
+def matrices(facts: Facts) -> Iterator[CountMatrix]:
+    """Every count matrix that fits ``facts`` (python-constraint enumeration; a matrix reached with
+    several values of secret swaps comes once per value)."""
+    for m, _ in solutions(facts):
+        yield m
+
+
+def weight(facts: Facts, m: CountMatrix, bits: dict[int, int] | None = None) -> int:
+    """The number of physical deals (and swap choices) behind ``m`` up to a constant.
+
+    Without swaps: ``prod_v r_v! / prod_i c_iv!``. With swaps the hands are weighed as
+    dealt (their counts now plus the cards they gave minus those they received), and
+    every swap card by the number of cards of its value in the hand it was chosen from.
+    """
+    bits = bits or {}
     w = 1
     for v in VALUES:
-        r = facts.hidden[v]
-        if r <= 0:
-            continue
-        w_v = math.factorial(r)
+        dealt = []
         for row in facts.rows:
-            w_v //= math.factorial(m.get((row.key, v), 0))
+            c = m.get((row.key, v), 0)
+            d = c + row.offset[v] + sum(coef for b, coef in row.dealt_terms if bits.get(b) == v)
+            if d < 0:
+                return 0
+            dealt.append(d)
+            for value, extra in row.choices:
+                if value == v:
+                    w *= c + extra
+            for tc in row.tracked_choices:
+                if bits.get(tc.bit) == v:
+                    w *= c + tc.extra[v] + sum(coef for b, coef in tc.terms if bits.get(b) == v)
+        w_v = math.factorial(sum(dealt))
+        for d in dealt:
+            w_v //= math.factorial(d)
         w *= w_v
+        if w <= 0:
+            return 0
     return w
 
 
@@ -122,11 +165,11 @@ def enumerate_weights(facts: Facts, limit: int | None = None) -> EnumeratedWeigh
     total = 0
     count = 0
     cells: dict[tuple[int, int], dict[int, int]] = {}
-    for m in matrices(facts):
+    for m, bits in solutions(facts):
         count += 1
         if limit is not None and count > limit:
             raise OverflowError(f"more than {limit} placements")
-        w = weight(facts, m)
+        w = weight(facts, m, bits)
         total += w
         for key, c in m.items():
             d = cells.setdefault(key, {})
@@ -139,12 +182,13 @@ def placements(facts: Facts, limit: int) -> list[tuple[Fraction, CountMatrix]]:
 
     Raises ``OverflowError`` when more than ``limit`` placements fit.
     """
-    found: list[tuple[int, CountMatrix]] = []
-    for m in matrices(facts):
-        if len(found) >= limit:
+    found: dict[tuple[tuple[tuple[int, int], int], ...], int] = {}
+    for m, bits in solutions(facts):
+        key = tuple(sorted((k, c) for k, c in m.items() if c))
+        if key not in found and len(found) >= limit:
             raise OverflowError(f"more than {limit} placements fit; ask for fewer hidden cards or a larger limit")
-        found.append((weight(facts, m), m))
-    total = sum(w for w, _ in found)
-    out = [(Fraction(w, total), m) for w, m in found]
+        found[key] = found.get(key, 0) + weight(facts, m, bits)
+    total = sum(found.values())
+    out = [(Fraction(w, total), dict(key)) for key, w in found.items() if w]
     out.sort(key=lambda t: (-t[0], sorted(t[1].items())))
     return out

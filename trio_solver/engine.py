@@ -235,10 +235,10 @@ class Game:
         """Team swap: ``seat_a`` gives a ``card_a`` to ``seat_b`` and receives a ``card_b``."""
         t = self.table
         t.check_swap((seat_a, seat_b))
-        if card_a not in self.hands[seat_a]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {card_a}")
-        if card_b not in self.hands[seat_b]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {card_b}")
+        if type(card_a) is not int or card_a not in self.hands[seat_a]:
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {card_a!r}")
+        if type(card_b) is not int or card_b not in self.hands[seat_b]:
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {card_b!r}")
         self._undo.append((t.snapshot(), [h[:] for h in self.hands], None))
         t.apply_swap((seat_a, seat_b), (card_a, card_b))
         ha, hb = self.hands[seat_a], self.hands[seat_b]

@@ -7,31 +7,48 @@ bound on a row's cumulative count ``C(u)`` (its number of cards of value at most
 ``u``):
 
 * a hand reveal that showed ``v`` at sorted position ``p`` of the hand *at that
-  time* means ``C_then(v-1) <= p < C_then(v)``; the hand then and now differ by
-  known cards (trios taken from it, the viewer's own team swaps), so the bound is
-  shifted onto ``C_now``; a swap whose cards the viewer did not see widens it by
-  one on each side (a sound relaxation, reported as approximate);
+  time* means ``C_then(v-1) <= p < C_then(v)``. The hand then and the hand now
+  differ by the cards that left it in trios (known values), by the viewer's own
+  team's swaps (known values), and by the other teams' secret swaps: each of
+  those moves one unknown card out (value ``g``) and one in (value ``h``), so
+  ``C_then(u) = C_now(u) + [g <= u] - [h <= u]``. The belief model tracks
+  ``[g <= u]`` and ``[h <= u]`` as two bits of its state (a *tracked* swap), which
+  keeps the beliefs exact;
+* a secret swap that comes before any fact about either partner's hand changes
+  nothing anyone knows (a uniformly chosen card swapped between two hands nothing
+  is known of leaves them uniformly dealt), so it is left out exactly;
+* beyond a budget of tracked swaps (the state grows fourfold with each), the
+  oldest ones are *relaxed*: the bounds of earlier facts are widened by one on each
+  side. That is sound (it never excludes a possible deal) but approximate, and is
+  reported as such;
 * a centre slot that showed a value holds it until a trio takes it;
 * trios taken and the viewer's own hand fix how many copies of each value are
   still hidden.
 
-:func:`extract` returns these as plain data; :mod:`trio_solver.beliefs` solves
-them.
+The prior weighs the hands *as dealt* (a uniform shuffle) and every swap card as
+chosen uniformly from its hand; :mod:`trio_solver.beliefs` turns both into
+weights of the lattice's transitions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .reveal import Reveal
 from .rules import COPIES
 from .table import Swap, Table, Turn
 from .view import PlayerView
 
-__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Facts", "extract", "POOL"]
+__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET"]
 
 #: Row key of the pool of centre slots never shown.
 POOL = -1
+#: Largest lattice state (count states x 4 per tracked swap) for which secret swaps are tracked exactly.
+STATE_BUDGET = 40_000
+
+#: A term of a tracked swap: (flag bit, coefficient): bit ``2j`` is ``[g_j <= u]``, bit ``2j+1`` is ``[h_j <= u]``.
+FlagTerm = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -44,9 +61,11 @@ class HandFact:
     reveal: Reveal
     position: int
     value: int
-    #: Cumulative count shift D(u), u = 0..12: C_then(u) = C_now(u) + shift[u] (known part).
+    #: Cumulative count shift D(u), u = 0..12, from known changes: C_then(u) = C_now(u) + shift[u] + flags.
     shift: tuple[int, ...]
-    #: Swaps with secret cards between then and now (each widens the bound by one).
+    #: Terms of tracked secret swaps between then and now.
+    flags: tuple[FlagTerm, ...]
+    #: Relaxed secret swaps between then and now (each widens the bound by one on each side).
     relax: int
 
     def describe(self) -> str:
@@ -75,31 +94,63 @@ class TrioChange:
     slots: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Tracked:
+    """A secret swap the model tracks exactly: ``seats[0]`` gave a card ``g`` (bit ``2*index``) and
+    ``seats[1]`` a card ``h`` (bit ``2*index + 1``)."""
+
+    index: int
+    event: int
+    seats: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TrackedChoice:
+    """A tracked swap in which a row chose the card to give (flag bit ``bit``).
+
+    When ``bit`` flips at value ``u`` the row held ``x + extra[u] + sum(terms at u)`` cards
+    of ``u`` at the time of the swap (``x``: its count now).
+    """
+
+    bit: int
+    extra: tuple[int, ...]
+    terms: tuple[FlagTerm, ...]
+
+
 @dataclass
 class Row:
     """One hidden row: a hand (``key`` = seat) or the pool of unseen centre slots (``key`` = POOL).
 
-    ``lower``/``upper`` bound the cumulative count C(u), u = 0..12. ``offset[v]`` is the
-    number of cards of value v the hand held *as dealt* beyond what it holds now (cards it
-    gave in trios and known swaps, minus cards it received): the prior weighs the dealt
-    hand. ``choices`` lists, for each known swap in which this hand chose the card to give,
-    ``(value, extra)``: the hand held ``C_now(v) - C_now(v-1) + extra`` cards of that value
-    when it chose one, which weighs the choice of a uniformly random card.
+    ``lower``/``upper`` bound the cumulative count C(u), u = 0..12 (facts without tracked
+    swaps after them); ``flagged`` holds the bounds of facts followed by tracked swaps, as
+    ``(u, lower, upper, terms)``: ``lower <= C(u) + sum(coef * bit) <= upper``.
+    ``offset[v]`` is the number of cards of value v the hand held *as dealt* beyond what it
+    holds now through known changes; ``dealt_terms`` adds the tracked swaps' part (bits
+    flipping at the value). ``choices`` are the known swaps in which this hand chose the
+    card: ``(value, extra)`` means it held ``x + extra`` of them then. ``tracked_choices``
+    are the same for tracked swaps.
     """
 
     key: int
     size: int
     lower: list[int] = field(default_factory=list)
     upper: list[int] = field(default_factory=list)
+    flagged: list[tuple[int, int | None, int | None, tuple[FlagTerm, ...]]] = field(default_factory=list)
     offset: list[int] = field(default_factory=lambda: [0] * 13)
+    dealt_terms: list[FlagTerm] = field(default_factory=list)
     choices: list[tuple[int, int]] = field(default_factory=list)
+    tracked_choices: list[TrackedChoice] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.lower:
             self.lower = [0] * 12 + [self.size]
             self.upper = [0] + [self.size] * 12
 
-    def bound(self, u: int, lo: int | None = None, hi: int | None = None) -> None:
+    def bound(self, u: int, lo: int | None = None, hi: int | None = None,
+              terms: tuple[FlagTerm, ...] = ()) -> None:
+        if terms:
+            self.flagged.append((u, lo, hi, terms))
+            return
         if lo is not None and lo > self.lower[u]:
             self.lower[u] = lo
         if hi is not None and hi < self.upper[u]:
@@ -112,7 +163,7 @@ class Facts:
 
     #: Copies of each value still hidden (index 1..12; index 0 unused). May be negative on a contradiction.
     hidden: list[int]
-    #: Hidden rows; hands in seat order, then the pool (if any).
+    #: Hidden rows; hands in seat order (empty hands only when a tracked swap needs them), then the pool.
     rows: list[Row]
     #: Centre slots whose card is known: slot -> value.
     known_slots: dict[int, int]
@@ -120,99 +171,162 @@ class Facts:
     pool_slots: list[int]
     hand_facts: list[HandFact]
     slot_facts: list[SlotFact]
-    #: Whether secret swaps made the bounds a relaxation (beliefs approximate).
+    #: Whether relaxed secret swaps make the beliefs approximate.
     approximate: bool
     #: Seat whose hand is known, and that hand now.
     seat: int | None
     hand: tuple[int, ...] | None
     table: Table
-    #: The hand changes in order: trios taken and swaps (cards ``None`` when secret).
-    history: list[TrioChange | Swap]
+    #: The hand changes in order, with their event index: trios taken and swaps (cards ``None`` when secret).
+    history: list[tuple[int, TrioChange | Swap]]
+    #: Secret swaps tracked exactly (their values are part of the lattice state).
+    tracked: list[Tracked] = field(default_factory=list)
+    #: Secret swaps left out because nothing was known of either hand before them.
+    dropped: int = 0
+    #: Secret swaps relaxed (beyond the tracking budget).
+    relaxed: int = 0
+
+    @property
+    def flag_bits(self) -> int:
+        return 2 * len(self.tracked)
 
 
-def _cumulative(counts: dict[int, int]) -> list[int]:
-    out = [0] * 13
-    run = 0
-    for u in range(1, 13):
-        run += counts.get(u, 0)
-        out[u] = run
-    return out
+class _Change(NamedTuple):
+    """A change of a hand: ``known`` (``delta`` = cards given - received, per value), ``tracked``
+    (secret swap ``j``; ``role`` 0 gave ``g``, 1 gave ``h``) or ``relaxed``."""
+
+    kind: str
+    delta: dict[int, int]
+    j: int = -1
+    role: int = -1
 
 
-def extract(view: PlayerView, *, drop: frozenset[int] = frozenset()) -> Facts:
+def _terms(j: int, role: int) -> tuple[FlagTerm, FlagTerm]:
+    """C_before(u) - C_after(u) for a hand in tracked swap j: [given <= u] - [received <= u]."""
+    give, get = (2 * j, 2 * j + 1) if role == 0 else (2 * j + 1, 2 * j)
+    return ((give, 1), (get, -1))
+
+
+def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int = STATE_BUDGET) -> Facts:
     """The constraints of ``view``; facts whose index (in hand facts then slot facts) is in ``drop`` are left out.
 
-    ``drop`` serves the search for a minimal set of clashing facts.
+    ``drop`` serves the search for a minimal set of clashing facts; ``budget`` bounds the
+    lattice state when choosing how many secret swaps to track exactly.
     """
     rules = view.rules
     n = rules.players
-    table = Table(rules, view.first_player)
-    # per seat: list of changes, each (known delta counts or None for a secret swap)
-    changes: list[list[dict[int, int] | None]] = [[] for _ in range(n)]
-    # per seat: (index into its changes, value it chose to give) for every known swap
-    gave: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    raw_hand: list[tuple[int, int, int, Reveal, int, int, int]] = []  # event, j, seat, reveal, pos, value, epoch
-    slot_last: dict[int, tuple[int, int]] = {}
     seat = view.seat
-    history: list[TrioChange | Swap] = []
+    team = None if seat is None else rules.team_of(seat)
+
+    # First pass: which secret swaps carry information (some fact or change of either hand before them).
+    touched = [False] * n
+    informative: list[int] = []  # event indices of secret swaps that matter
+    table = Table(rules, view.first_player)
     for i, event in enumerate(view.events):
         if isinstance(event, Swap):
             a, b = event.seats
-            if event.cards is None:
-                changes[a].append(None)
-                changes[b].append(None)
+            if event.cards is None and rules.team_of(a) != team:
+                if touched[a] or touched[b]:
+                    informative.append(i)
+                    touched[a] = touched[b] = True
             else:
+                touched[a] = touched[b] = True
+            continue
+        for r, _ in event.reveals:
+            if not r.is_centre:
+                touched[r.index] = True
+    secret_total = sum(1 for e in view.events if isinstance(e, Swap) and e.cards is None
+                       and rules.team_of(e.seats[0]) != team)
+
+    # How many to track: the most recent ones, while the state stays within the budget.
+    base = 1
+    sizes_now = _sizes_now(view)
+    hidden_sizes = sorted((sizes_now[s] for s in range(n) if s != seat and sizes_now[s] > 0), reverse=True)
+    for sz in hidden_sizes[1:]:
+        base *= sz + 1
+    k = 0
+    while k < len(informative) and base * 4 ** (k + 1) <= budget:
+        k += 1
+    tracked_events = informative[len(informative) - k:] if k else []
+    tracked = [Tracked(j, ev, view.events[ev].seats) for j, ev in enumerate(tracked_events)]  # type: ignore[union-attr]
+    tracked_of = {t.event: t for t in tracked}
+
+    # Second pass: the changes of every hand and the facts.
+    table = Table(rules, view.first_player)
+    changes: list[list[_Change]] = [[] for _ in range(n)]
+    gave: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (change index, value given) for known swaps
+    raw_hand: list[tuple[int, int, int, Reveal, int, int, int]] = []
+    slot_last: dict[int, tuple[int, int]] = {}
+    history: list[tuple[int, TrioChange | Swap]] = []
+    relaxed = 0
+    for i, event in enumerate(view.events):
+        if isinstance(event, Swap):
+            a, b = event.seats
+            if event.cards is not None:
                 ga, gb = event.cards
-                # X_before = X_after + given - received
-                da: dict[int, int] = {}
-                da[ga] = da.get(ga, 0) + 1
-                da[gb] = da.get(gb, 0) - 1
-                db: dict[int, int] = {}
-                db[gb] = db.get(gb, 0) + 1
-                db[ga] = db.get(ga, 0) - 1
                 gave[a].append((len(changes[a]), ga))
                 gave[b].append((len(changes[b]), gb))
-                changes[a].append(da)
-                changes[b].append(db)
+                changes[a].append(_Change("known", {ga: 1, gb: -1} if ga != gb else {}))
+                changes[b].append(_Change("known", {gb: 1, ga: -1} if ga != gb else {}))
+            elif i in tracked_of:
+                j = tracked_of[i].index
+                changes[a].append(_Change("tracked", {}, j, 0))
+                changes[b].append(_Change("tracked", {}, j, 1))
+            elif i in informative:
+                changes[a].append(_Change("relaxed", {}))
+                changes[b].append(_Change("relaxed", {}))
+                relaxed += 1
             table.apply_swap(event.seats, event.cards)
-            history.append(event)
+            history.append((i, event))
             continue
         assert isinstance(event, Turn)
-        for j, (reveal, value) in enumerate(event.reveals):
+        for j2, (reveal, value) in enumerate(event.reveals):
             if reveal.is_centre:
                 slot_last[reveal.index] = (i, value)
             else:
                 s = reveal.index
-                raw_hand.append((i, j, s, reveal, table.position(reveal), value, len(changes[s])))
+                raw_hand.append((i, j2, s, reveal, table.position(reveal), value, len(changes[s])))
             status = table.apply_reveal(reveal, value)
             if status.value == "trio":
                 taken: dict[int, int] = {}
                 for s in range(n):
-                    k = table.last_lo[s] + table.last_hi[s]
-                    if k:
-                        changes[s].append({value: k})
-                        taken[s] = k
+                    cnt = table.last_lo[s] + table.last_hi[s]
+                    if cnt:
+                        changes[s].append(_Change("known", {value: cnt}))
+                        taken[s] = cnt
                 for c in table.last_centre:
                     slot_last.pop(c, None)
-                history.append(TrioChange(value, taken, tuple(table.last_centre)))
+                history.append((i, TrioChange(value, taken, tuple(table.last_centre))))
 
-    hand_facts: list[HandFact] = []
-    for (i, j, s, reveal, pos, value, epoch) in raw_hand:
-        later = changes[s][epoch:]
+    def after(s: int, epoch: int) -> tuple[tuple[int, ...], tuple[FlagTerm, ...], int]:
         known: dict[int, int] = {}
-        relax = 0
-        for ch in later:
-            if ch is None:
-                relax += 1
-            else:
-                for v, c in ch.items():
+        terms: dict[int, int] = {}
+        rx = 0
+        for ch in changes[s][epoch:]:
+            if ch.kind == "known":
+                for v, c in ch.delta.items():
                     known[v] = known.get(v, 0) + c
-        hand_facts.append(HandFact(i, j, s, reveal, pos, value, tuple(_cumulative(known)), relax))
+            elif ch.kind == "tracked":
+                for bit, coef in _terms(ch.j, ch.role):
+                    terms[bit] = terms.get(bit, 0) + coef
+            else:
+                rx += 1
+        cum = [0] * 13
+        run = 0
+        for u in range(1, 13):
+            run += known.get(u, 0)
+            cum[u] = run
+        return tuple(cum), tuple(sorted((b, c) for b, c in terms.items() if c)), rx
+
+    hand_facts = []
+    for (i, j2, s, reveal, pos, value, epoch) in raw_hand:
+        shift, terms, rx = after(s, epoch)
+        hand_facts.append(HandFact(i, j2, s, reveal, pos, value, shift, terms, rx))
     slot_facts = [SlotFact(i, slot, v) for slot, (i, v) in sorted(slot_last.items())]
 
     nh = len(hand_facts)
-    kept_hand = [f for k, f in enumerate(hand_facts) if k not in drop]
-    kept_slots = [f for k, f in enumerate(slot_facts) if nh + k not in drop]
+    kept_hand = [f for k2, f in enumerate(hand_facts) if k2 not in drop]
+    kept_slots = [f for k2, f in enumerate(slot_facts) if nh + k2 not in drop]
 
     hidden = [0] + [COPIES] * 12
     for v in table.taken_values():
@@ -224,33 +338,44 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset()) -> Facts:
     known_slots = {f.slot: f.value for f in kept_slots}
     for v in known_slots.values():
         hidden[v] -= 1
+    in_tracked = {s for t in tracked for s in t.seats}
     rows: list[Row] = []
     for s in range(n):
-        if s == seat or table.sizes[s] == 0:
+        if s == seat or (table.sizes[s] == 0 and s not in in_tracked):
             continue
         rows.append(Row(s, table.sizes[s]))
     row_of = {r.key: r for r in rows}
-    for hand_row in rows:
-        s_changes = changes[hand_row.key]
-        for ch in s_changes:
-            if ch is not None:
-                for v, c in ch.items():
-                    hand_row.offset[v] += c
-        for k, value in gave[hand_row.key]:
-            extra = sum(ch.get(value, 0) for ch in s_changes[k:] if ch is not None)
-            hand_row.choices.append((value, extra))
+    for row in rows:
+        s_changes = changes[row.key]
+        for idx, ch in enumerate(s_changes):
+            if ch.kind == "known":
+                for v, c in ch.delta.items():
+                    row.offset[v] += c
+            elif ch.kind == "tracked":
+                row.dealt_terms.extend(_terms(ch.j, ch.role))
+                # the hand chose the card it gave, from its hand just before the swap
+                shift, terms, _ = after(row.key, idx)
+                extra = tuple(shift[u] - shift[u - 1] if u else 0 for u in range(13))
+                row.tracked_choices.append(TrackedChoice(2 * ch.j + ch.role, extra, terms))
+        for k2, value in gave[row.key]:
+            shift, terms, _ = after(row.key, k2)
+            row.choices.append((value, shift[value] - shift[value - 1]))
     for f in kept_hand:
         if f.seat == seat:
             continue  # the viewer's own hand is known; replay checked these
-        row = row_of.get(f.seat)
-        if row is None:
+        row2 = row_of.get(f.seat)
+        if row2 is None:
             continue  # the hand is empty now: nothing hidden there
         v, p, d, rx = f.value, f.position, f.shift, f.relax
-        row.bound(v - 1, hi=p - d[v - 1] + rx)
-        row.bound(v, lo=p + 1 - d[v] - rx)
+        row2.bound(v - 1, hi=p - d[v - 1] + rx, terms=f.flags)
+        row2.bound(v, lo=p + 1 - d[v] - rx, terms=f.flags)
     pool_slots = [c for c, here in enumerate(table.centre) if here and c not in known_slots]
     if pool_slots:
         rows.append(Row(POOL, len(pool_slots)))
-    approximate = any(f.relax for f in kept_hand)
+    approximate = relaxed > 0
     return Facts(hidden, rows, known_slots, pool_slots, hand_facts, slot_facts, approximate, seat, own, table,
-                 history)
+                 history, tracked, secret_total - len(informative), relaxed)
+
+
+def _sizes_now(view: PlayerView) -> tuple[int, ...]:
+    return view.sizes

@@ -270,7 +270,11 @@ class Record:
             known = "only seat " + str(self.viewer.seat) + "'s" if self.viewer else "no"
             raise RecordError("--seat", f"this record knows {known} hand, not seat {seat}'s")
         hand = None if seat is None or self.viewer is None else self.viewer.hand
-        return replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player)
+        events = self.events[:n]
+        if seat is None:
+            # a spectator does not see the values of any team's swap (the viewer's own included)
+            events = tuple(Swap(e.seats, None) if isinstance(e, Swap) else e for e in events)
+        return replay_view(self.rules, events, seat=seat, hand=hand, first_player=self.first_player)
 
     def states(self) -> list[Game] | list[PlayerView]:
         """The position after 0, 1, ... all events: true states for full-deal records, else the

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .errors import IllegalMoveError
 from .reveal import Reveal, Revealed
@@ -145,10 +146,24 @@ class Table:
         )
 
     def restore(self, snap: tuple[object, ...]) -> None:
-        """Return to a state saved by :meth:`snapshot` of this same table."""
-        (self.sizes, self.centre, self.to_move, self.turn, self.lo_used, self.hi_used, self.centre_up,
-         self.trios, self.winner, self.swap_open, n_events, self.last_lo, self.last_hi,
-         self.last_centre) = snap  # type: ignore[assignment]
+        """Return to a state saved by :meth:`snapshot` of this same table.
+
+        The snapshot's lists are copied, so one snapshot may be restored any number of times.
+        """
+        parts: tuple[Any, ...] = snap
+        (sizes, centre, self.to_move, turn, lo_used, hi_used, centre_up, trios, self.winner, swap_open,
+         n_events, last_lo, last_hi, last_centre) = parts
+        self.sizes = sizes[:]
+        self.centre = centre[:]
+        self.turn = turn[:]
+        self.lo_used = lo_used[:]
+        self.hi_used = hi_used[:]
+        self.centre_up = centre_up[:]
+        self.trios = [x[:] for x in trios]
+        self.swap_open = swap_open[:]
+        self.last_lo = last_lo[:]
+        self.last_hi = last_hi[:]
+        self.last_centre = last_centre[:]
         assert isinstance(n_events, int)
         del self.events[n_events:]
 
