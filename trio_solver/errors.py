@@ -45,7 +45,13 @@ class RecordError(TrioError):
     a key path such as ``"rules.players"``; ``reason`` says what is wrong.
     """
 
+    #: Longer reasons are cut (a bad value may be megabytes long); the message stays one line.
+    MAX_REASON = 400
+
     def __init__(self, where: str, reason: str, *, event: int | None = None) -> None:
+        reason = " ".join(reason.split("\n"))
+        if len(reason) > self.MAX_REASON:
+            reason = reason[: self.MAX_REASON] + "..."
         self.where = where
         self.reason = reason
         self.event = event

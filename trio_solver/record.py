@@ -98,7 +98,10 @@ class Record:
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
         """Parse and validate a record from JSON text."""
-        if len(text) > MAX_RECORD_BYTES:
+        if len(text) > MAX_RECORD_BYTES or (
+            isinstance(text, str) and len(text) > MAX_RECORD_BYTES // 4
+            and len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES
+        ):
             raise RecordError("record", f"larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB; a game record is a few kB")
         if isinstance(text, bytes):
             try:
