@@ -417,9 +417,9 @@ def test_huge_inputs() -> None:
     load_error(dumps(big))
     many = {**doc, "events": [{"turn": 0, "reveals": [{"centre": 0}]}] * (MAX_RECORD_BYTES // 20)}
     load_error(dumps(many))
-    # just below the limit the size is not the objection
-    ok = text + " " * (MAX_RECORD_BYTES - len(text))
-    assert len(ok) == MAX_RECORD_BYTES
+    # just below the limit (counted in UTF-8 bytes) the size is not the objection
+    ok = text + " " * (MAX_RECORD_BYTES - len(text.encode()))
+    assert len(ok.encode()) == MAX_RECORD_BYTES
     assert Record.loads(ok).to_json() == Record.loads(text).to_json()
 
 

@@ -90,7 +90,9 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     d = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval always contains the observed rate; rounding must not push an end past it
+    # (wilson(n, n) would otherwise end at 0.9999999999999999).
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 @dataclass(frozen=True)
