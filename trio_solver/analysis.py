@@ -4,8 +4,8 @@ A *decision* is one reveal made by a seat whose hand the record knows (every
 seat in a full-deal record, the record keeper in a viewer record), judged on
 that seat's own exact beliefs at that moment. The value of a reveal is
 ``p_trio + p_win`` (a trio that wins counts twice); the *loss* of a decision is
-the value of the advisor's best reveal (``advise(view).best``) minus the value of
-the reveal played, and never below 0: following the advice always scores 0.
+the highest value of any legal reveal (``advise(view).best_value``) minus the
+value of the reveal played.
 Labels, by loss:
 
 ========== ==========
@@ -149,12 +149,9 @@ class Analysis:
 
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int) -> Decision:
     adv = advise(view, "trio")
-    value = {e.reveal: e.p_trio + e.p_win for e in adv.evaluations}
-    # The reference is the advisor's own best reveal (the one `advise` recommends), so that
-    # following the advice never shows a loss; a reveal worth more than it counts as no loss.
-    best = adv.best
+    best = adv.best_value
     mine = adv.get(played)
-    loss = max(0.0, value[best.reveal] - value[played])
+    loss = max(0.0, (best.p_trio + best.p_win) - (mine.p_trio + mine.p_win))
     if loss < 1e-12:
         loss = 0.0
     return Decision(event, j, view.to_move, played, shown, best.reveal, mine.p_trio, mine.p_win,

@@ -99,6 +99,13 @@ class Advice:
         """The reveal to make."""
         return self.evaluations[0]
 
+    @property
+    def best_value(self) -> Evaluation:
+        """The reveal with the highest ``p_trio + p_win`` (a winning trio counts twice); ties in
+        the objective's order. This is the reference of :mod:`trio_solver.analysis`."""
+        return max(self.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12),
+                                                    -self.evaluations.index(e)))
+
     def get(self, reveal: Reveal | str) -> Evaluation:
         """The evaluation of one reveal (raises ``KeyError`` if it is not legal now)."""
         r = Reveal.from_str(reveal) if isinstance(reveal, str) else reveal

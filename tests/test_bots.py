@@ -1,0 +1,267 @@
+"""Bots: legal moves in every setting, and decisions that depend only on their own view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trio_solver.beliefs import Beliefs
+from trio_solver.bots import BOT_NAMES, Bot, MemoryBot, RandomBot, SolverBot, make_bot
+from trio_solver.engine import Game
+from trio_solver.errors import ViewError
+from trio_solver.record import Record
+from trio_solver.reveal import Reveal
+from trio_solver.rules import Mode, Rules
+from trio_solver.simulate import play_game
+from trio_solver.table import Swap, TurnStatus
+from trio_solver.view import PlayerView
+
+ALL_RULES = tuple(
+    Rules(n, mode, teams)
+    for n in (3, 4, 5, 6)
+    for mode in (Mode.SIMPLE, Mode.PICANTE)
+    for teams in ((False, True) if n in (4, 6) else (False,))
+)
+
+
+def _ids(rules: Rules) -> str:
+    return f"{rules.players}-{rules.mode.value}{'-teams' if rules.teams else ''}"
+
+
+def random_position(rules: Rules, seed: int, reveals: int, swap_prob: float = 0.5,
+                    swap_teams: tuple[int, ...] | None = None) -> Game:
+    """Random legal reveals; in team play random swaps (only by ``swap_teams`` when given)."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, rng=rng)
+    for _ in range(reveals):
+        if game.over:
+            break
+        if not game.turn:
+            for a, b in game.swap_moment():
+                if swap_teams is not None and rules.team_of(a) not in swap_teams:
+                    continue
+                if game.hands[a] and game.hands[b] and rng.random() < swap_prob:
+                    game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
+        legal = game.legal_reveals()
+        r = rng.choice(legal)
+        if len(game.turn) == 2 and game.peek(r) == game.turn[0].value:
+            team = rules.team_of(game.to_move)
+            if rules.is_win(list(game.table.team_trios(team)) + [game.turn[0].value]):
+                others = [x for x in legal if game.peek(x) != game.turn[0].value]
+                if others:
+                    r = rng.choice(others)
+        game.reveal(r)
+    return game
+
+
+# ---------------------------------------------------------------------------
+# full games: play_game raises IllegalMoveError on any illegal reveal or swap
+
+
+def _lineups(rules: Rules) -> list[list[str]]:
+    n = rules.players
+    mixed = [["solver", "memory", "random"][s % 3] for s in range(n)]
+    alternating = [["solver", "memory"][s % 2] for s in range(n)]
+    return [["random"] * n, ["memory"] * n, mixed, alternating]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=_ids)
+def test_bots_play_legal_games_to_the_end(rules: Rules) -> None:
+    for k, names in enumerate(_lineups(rules)):
+        for seed in range(1 if "solver" in names else 3):
+            bots = [make_bot(name, random.Random(100 * seed + s)) for s, name in enumerate(names)]
+            game = play_game(rules, bots, rng=random.Random(1000 * k + seed), first_player=seed % rules.players)
+            assert game.over, (names, seed)
+            winner = game.winner
+            assert winner is not None
+            assert rules.is_win(game.table.team_trios(rules.team_of(winner)))
+            # the record of the game replays through the validating reader, with the same winner
+            rec = Record.loads(Record.from_game(game).dumps())
+            assert rec.winner == winner
+            assert rec.events == tuple(game.events)
+            if rules.teams:
+                # swaps happen only at the moments the rules allow (checked by the engine);
+                # each one is between partners
+                for e in game.events:
+                    if isinstance(e, Swap):
+                        assert rules.partner(e.seats[0]) == e.seats[1]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=_ids)
+def test_every_bot_chooses_a_legal_reveal_and_swap(rules: Rules) -> None:
+    stages: set[int] = set()
+    for seed in range(10):
+        game = random_position(rules, seed, 3 + 7 * seed)
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        stages.add(len(view.turn))
+        legal = view.legal_reveals()
+        for name in BOT_NAMES:
+            bot = make_bot(name, random.Random(seed))
+            assert bot.choose_reveal(view) in legal, (name, seed)
+            # a swap choice is a card of the bot's own hand, or None
+            for s in range(rules.players):
+                card = make_bot(name, random.Random(seed)).choose_swap(game.view(s))
+                assert card is None or card in game.hands[s], (name, s, card)
+    assert 0 in stages and (1 in stages or 2 in stages)
+
+
+def test_make_bot_names() -> None:
+    assert set(BOT_NAMES) >= {"random", "memory", "solver"}
+    rng = random.Random(0)
+    assert isinstance(make_bot("random", rng), RandomBot)
+    assert isinstance(make_bot("memory", rng), MemoryBot)
+    assert isinstance(make_bot("solver", rng), SolverBot)
+    for name in BOT_NAMES:
+        bot = make_bot(name, rng)
+        assert isinstance(bot, Bot) and bot.name == name
+    with pytest.raises(ViewError, match="unknown bot"):
+        make_bot("grandmaster", rng)
+
+
+# ---------------------------------------------------------------------------
+# bots see only their view: two true deals behind one view give the same choices
+
+
+def _same_view(a: PlayerView, b: PlayerView) -> bool:
+    return (a.events == b.events and a.hand == b.hand and a.initial_hand == b.initial_hand
+            and a.sizes == b.sizes and a.turn == b.turn and a.to_move == b.to_move)
+
+
+def _twin(game: Game, seat: int, seed: int) -> Game:
+    """Another true state behind the view of ``seat`` (drawn from its exact posterior)."""
+    view = game.view(seat)
+    other = Beliefs(view).sample_game(random.Random(seed))
+    assert _same_view(view, other.view(seat))
+    return other
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bot_reveal_depends_only_on_its_view(name: str) -> None:
+    differ = 0
+    checked = 0
+    for rules in [r for r in ALL_RULES if not r.teams]:
+        for seed in range(6):
+            game = random_position(rules, seed, 4 + 9 * seed)
+            if game.over:
+                continue
+            s = game.to_move
+            twin = _twin(game, s, seed)
+            differ += twin.deal_ != game.deal_
+            a = make_bot(name, random.Random(seed)).choose_reveal(game.view(s))
+            b = make_bot(name, random.Random(seed)).choose_reveal(twin.view(s))
+            assert a == b, (name, rules, seed)
+            checked += 1
+    assert checked >= 30
+    assert differ >= checked // 2, "the twin deals should usually differ from the true one"
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bot_swap_and_reveal_depend_only_on_its_view_in_team_play(name: str) -> None:
+    checked_swaps = 0
+    checked_reveals = 0
+    for players in (4, 6):
+        for mode in (Mode.SIMPLE, Mode.PICANTE):
+            rules = Rules(players, mode, teams=True)
+            for seed in range(3):
+                # the start of the game: every team may swap, nothing is shown yet
+                game = Game.deal(rules, rng=random.Random(seed))
+                for a, b in game.swap_moment():
+                    for s in (a, b):
+                        twin = _twin(game, s, seed)
+                        x = make_bot(name, random.Random(seed)).choose_swap(game.view(s))
+                        y = make_bot(name, random.Random(seed)).choose_swap(twin.view(s))
+                        assert x == y
+                        checked_swaps += 1
+                # later: only the viewer's team swaps (its cards are known to it), so an
+                # exact twin deal exists; test at swap moments after trios and at reveals
+                rng = random.Random(seed)
+                viewer_team = rules.team_of(game.to_move)
+                for step in range(45):
+                    if game.over:
+                        break
+                    if not game.turn:
+                        for a, b in game.swap_moment():
+                            if rules.team_of(a) != viewer_team:
+                                continue
+                            for s in (a, b):
+                                twin = _twin(game, s, seed + step)
+                                x = make_bot(name, random.Random(step)).choose_swap(game.view(s))
+                                y = make_bot(name, random.Random(step)).choose_swap(twin.view(s))
+                                assert x == y
+                                checked_swaps += 1
+                            if game.hands[a] and game.hands[b]:
+                                game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
+                    s = game.to_move
+                    if rules.team_of(s) == viewer_team:
+                        twin = _twin(game, s, seed + step)
+                        x = make_bot(name, random.Random(step)).choose_reveal(game.view(s))
+                        y = make_bot(name, random.Random(step)).choose_reveal(twin.view(s))
+                        assert x == y
+                        checked_reveals += 1
+                    game.reveal(rng.choice(game.legal_reveals()))
+    assert checked_swaps >= 20
+    assert checked_reveals >= 40
+
+
+# ---------------------------------------------------------------------------
+# what the bots do with certain information
+
+
+def _certain_trio_game(own_trio: int) -> Game:
+    """3 players; seat 0 holds three ``own_trio`` at the low end of its hand."""
+    rest = [v for v in range(1, 13) if v != own_trio for _ in range(3)]
+    hand0 = [own_trio] * 3 + rest[:6]
+    hands = [hand0, rest[6:15], rest[15:24]]
+    centre = rest[24:33]
+    return Game.from_deal(Rules(3), hands, centre, first_player=0)
+
+
+@pytest.mark.parametrize("name", ["memory", "solver"])
+@pytest.mark.parametrize("value", [1, 7])
+def test_bots_take_a_certain_trio(name: str, value: int) -> None:
+    game = _certain_trio_game(value)
+    bot = make_bot(name, random.Random(0))
+    for _ in range(3):
+        status = game.reveal(bot.choose_reveal(game.view(0)))
+    assert status is TurnStatus.TRIO
+    assert game.table.trios[0] == [value]
+    assert game.over == (value == 7)
+
+
+def test_memory_bot_completes_a_remembered_trio() -> None:
+    # seat 1 shows two 5s from the centre and fails; seat 2 has the third 5 as its lowest...
+    rules = Rules(3)
+    hands = [[1, 1, 2, 2, 3, 3, 4, 4, 6], [6, 6, 7, 7, 7, 8, 8, 8, 9], [5, 9, 9, 10, 10, 10, 11, 11, 11]]
+    centre = [5, 5, 12, 12, 12, 1, 2, 3, 4]
+    game = Game.from_deal(rules, hands, centre, first_player=1)
+    for r in (Reveal.centre(0), Reveal.centre(1), Reveal.centre(2)):  # 5, 5, 12: failure
+        game.reveal(r)
+    game.reveal(Reveal.lowest(2))  # seat 2 shows its 5 ...
+    game.reveal(Reveal.highest(2))  # ... then its 11: failure
+    assert game.to_move == 0 and not game.turn
+    bot = make_bot("memory", random.Random(1))
+    shown = []
+    for _ in range(3):
+        r = bot.choose_reveal(game.view(0))
+        shown.append(r)
+        status = game.reveal(r)
+    assert status is TurnStatus.TRIO, shown
+    assert game.table.trios[0] == [5]
+    assert set(shown) == {Reveal.centre(0), Reveal.centre(1), Reveal.lowest(2)}
+
+
+def test_random_bot_is_uniform_over_legal_reveals() -> None:
+    game = Game.deal(Rules(3), seed=5)
+    view = game.view(game.to_move)
+    legal = view.legal_reveals()
+    bot = RandomBot(random.Random(3))
+    counts = {r: 0 for r in legal}
+    n = 6000
+    for _ in range(n):
+        counts[bot.choose_reveal(view)] += 1
+    expected = n / len(legal)
+    # every reveal appears, none far from its share (chi-square-like bound, fixed seed)
+    assert all(abs(c - expected) < 5 * expected ** 0.5 for c in counts.values()), counts

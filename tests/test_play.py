@@ -1,0 +1,137 @@
+"""Terminal play driven through text streams: clear answers to bad input, a saved record that loads."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from trio_solver.engine import Game
+from trio_solver.play import play_terminal
+from trio_solver.record import Record
+from trio_solver.reveal import Reveal
+from trio_solver.rules import Mode, Rules
+from trio_solver.table import Turn
+
+
+class ScriptedInput(io.StringIO):
+    """Lines for the human; counts how many were read."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("".join(line + "\n" for line in lines))
+        self.reads = 0
+
+    def readline(self, *args: object) -> str:  # type: ignore[override]
+        line = super().readline()
+        if line:
+            self.reads += 1
+        return line
+
+
+class CyclingInput(io.TextIOBase):
+    """An endless player: offers the reveals of ``candidates`` in turn (illegal ones are refused
+    by the game, which then reads the next line), and stops after ``limit`` lines (end of input)."""
+
+    def __init__(self, candidates: list[str], limit: int) -> None:
+        self.candidates = candidates
+        self.limit = limit
+        self.i = 0
+
+    def readline(self, *args: object) -> str:  # type: ignore[override]
+        if self.i >= self.limit:
+            return ""
+        line = self.candidates[self.i % len(self.candidates)] + "\n"
+        self.i += 1
+        return line
+
+
+def _first_turn_of(rules: Rules, seed: int) -> int:
+    """The seat that moves first in ``play_terminal``'s game (dealt from ``Random(seed)``)."""
+    return Game.deal(rules, rng=random.Random(seed)).to_move
+
+
+def test_bad_input_gets_clear_answers_and_quit_saves(tmp_path: Path) -> None:
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)  # the human (seat 0) starts
+    save = tmp_path / "game.json"
+    stdin = ScriptedInput(["help", "", "xyz", "c99", "l7", "hint", "table", "c0", "c0", "quit", "l0"])
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["memory", "memory"], seed, stdin=stdin, stdout=stdout, save=str(save))
+    text = stdout.getvalue()
+    # every command was answered, and the game stopped at 'quit' (the last line was never read)
+    assert stdin.reads == 10
+    assert "You are seat 0" in text and "help" in text
+    assert "Commands:" in text and "quit" in text  # the help text
+    assert "'xyz' is not a reveal" in text and "c<slot>" in text
+    assert "not allowed: c99: there is no centre slot 99" in text
+    assert "not allowed: l7: there is no seat 7" in text
+    assert "Advice for" in text and "Best:" in text  # the hint
+    assert "already face up in this turn" in text  # c0 twice in one turn
+    assert "reveals c0 =" in text
+    # the turn in progress is kept in the saved record
+    assert game.turn and game.turn[0].reveal == Reveal.centre(0)
+    assert f"Game saved to {save}" in text
+    rec = Record.load(save)
+    assert rec.events == tuple(game.table.finished_events())
+    assert rec.deal == game.deal_
+    assert isinstance(rec.events[-1], Turn) and rec.events[-1].reveals == tuple(game.turn)
+    assert rec.winner is None
+    # the line after 'quit' is still unread
+    assert stdin.readline() == "l0\n"
+
+
+def test_end_of_input_quits_and_saves(tmp_path: Path) -> None:
+    rules = Rules(4, Mode.PICANTE)
+    save = tmp_path / "eof.json"
+    stdout = io.StringIO()
+    game = play_terminal(rules, 1, ["memory", "random", "memory"], 7, stdin=io.StringIO(""), stdout=stdout,
+                         save=str(save))
+    assert not game.over and game.to_move == 1
+    rec = Record.load(save)
+    assert rec.events == tuple(game.table.finished_events())
+    assert rec.names is not None and rec.names[1] == "you"
+
+
+def test_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
+    rules = Rules(3, Mode.SIMPLE)
+    cands = ["l0", "h0", "l1", "h1", "l2", "h2"] + [f"c{i}" for i in range(9)] + ["c99", "x"]
+    refused = 0
+    for seed in range(3):
+        save = tmp_path / f"whole{seed}.json"
+        stdin = CyclingInput(cands, limit=50_000)
+        stdout = io.StringIO()
+        game = play_terminal(rules, 0, ["memory", "random"], seed, stdin=stdin, stdout=stdout, save=str(save))
+        text = stdout.getvalue()
+        assert game.over, "the game is played to its end"
+        refused += text.count("  not allowed: ") + text.count("is not a reveal")
+        assert "wins" in text
+        rec = Record.load(save)
+        assert rec.winner == game.winner
+        assert rec.events == tuple(game.events)
+        # the human's reveals in the record are exactly the legal ones it typed
+        human = [r.reveal for e in rec.events if isinstance(e, Turn) and e.seat == 0 for r in e.reveals]
+        assert human and all(str(r) in cands for r in human)
+        assert text.count("  you reveals ") == len(human)
+    assert refused > 0, "some of the typed reveals were illegal and refused"
+
+
+def test_team_play_swap_prompt(tmp_path: Path) -> None:
+    rules = Rules(4, Mode.SIMPLE, teams=True)
+    save = tmp_path / "teams.json"
+    stdout = io.StringIO()
+    seed = 3
+    hand = sorted(Game.deal(rules, rng=random.Random(seed)).hands[0])
+    missing = next(v for v in range(1, 13) if v not in hand)
+    stdin = ScriptedInput([str(missing), "banana", str(hand[0]), "quit"])
+    game = play_terminal(rules, 0, ["memory", "memory", "memory"], seed, stdin=stdin, stdout=stdout,
+                         save=str(save))
+    text = stdout.getvalue()
+    assert "Swap moment: your hand is" in text
+    assert f"you hold no '{missing}'" in text and "you hold no 'banana'" in text
+    rec = Record.load(save)
+    assert rec.events == tuple(game.table.finished_events())
+    swaps = [e for e in rec.events if not isinstance(e, Turn)]
+    mine = [e for e in swaps if 0 in e.seats]
+    if mine:  # the partner bot may decline to swap
+        assert mine[0].cards is not None and mine[0].cards[0] == hand[0]
+        assert "Your team swaps: seat 0 gives" in text
