@@ -227,7 +227,7 @@ def test_bots_take_a_certain_trio(name: str, value: int) -> None:
     for _ in range(3):
         status = game.reveal(bot.choose_reveal(game.view(0)))
     assert status is TurnStatus.TRIO
-    assert game.table.trios[0] == [value]
+    assert game.table.trios[0] == (value,)
     assert game.over == (value == 7)
 
 
@@ -249,7 +249,7 @@ def test_memory_bot_completes_a_remembered_trio() -> None:
         shown.append(r)
         status = game.reveal(r)
     assert status is TurnStatus.TRIO, shown
-    assert game.table.trios[0] == [5]
+    assert game.table.trios[0] == (5,)
     assert set(shown) == {Reveal.centre(0), Reveal.centre(1), Reveal.lowest(2)}
 
 

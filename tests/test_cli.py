@@ -146,7 +146,7 @@ def test_replay_json_one_frame_per_event(capsys: pytest.CaptureFixture[str], fil
         assert fr["to_move"] == g.to_move and fr["winner"] == g.winner
         assert [h["size"] for h in fr["hands"]] == [len(h) for h in g.hands]
         assert [h["cards"] for h in fr["hands"]] == g.hands  # --seat all (default for a full deal)
-        assert fr["trios"] == g.table.trios
+        assert fr["trios"] == [list(t) for t in g.table.trios]
         assert fr["swap_open"] == [list(t) for t in g.swap_moment()]
     assert frames[-1]["winner"] == rec.winner
     # --after N: the first N events only

@@ -43,7 +43,7 @@ def state(game: Game) -> tuple[Any, ...]:
     t = game.table
     return (
         [h[:] for h in game.hands], game.centre[:], t.sizes[:], t.centre[:], t.centre_up[:], t.to_move,
-        list(t.turn), t.lo_used[:], t.hi_used[:], [x[:] for x in t.trios], t.winner, t.swap_open[:],
+        list(t.turn), t.lo_used[:], t.hi_used[:], [tuple(x) for x in t.trios], t.winner, t.swap_open[:],
         list(t.events),
     )
 
@@ -140,7 +140,7 @@ def random_walk(rules: Rules, seed: int, check: bool = True, stop_after: int | N
                 assert game.hands == before[0] and game.centre == before[1]  # cards back in place
                 assert game.table.trios == before[9]
             else:
-                assert game.table.trios[seat] == before[9][seat] + [expected]
+                assert game.table.trios[seat] == tuple(before[9][seat]) + (expected,)
                 assert sum(len(h) for h in game.hands) + sum(v is not None for v in game.centre) == (
                     sum(len(h) for h in before[0]) + sum(v is not None for v in before[1]) - 3)
         # invariants

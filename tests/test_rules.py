@@ -226,7 +226,7 @@ def test_one_card_per_request_even_with_duplicates() -> None:
     assert g.reveal(L(1)) is TurnStatus.ONGOING
     assert g.reveal(L(1)) is TurnStatus.TRIO  # three requests for three cards
     assert g.hands[1] == [5, 6, 7, 8, 9, 10]
-    assert g.table.trios[0] == [3]
+    assert g.table.trios[0] == (3,)
 
 
 def test_every_card_of_a_hand_face_up_cannot_be_asked_again() -> None:
@@ -272,7 +272,7 @@ def test_turn_fails_at_once_after_a_different_value() -> None:
     # every card went back exactly where it came from
     assert g.hands == hands and g.centre == centre
     assert g.table.lo_used == [0, 0, 0] and g.table.hi_used == [0, 0, 0]
-    assert g.table.sizes == [9, 9, 9] and g.table.trios == [[], [], []]
+    assert g.table.sizes == [9, 9, 9] and g.table.trios == [(), (), ()]
     assert g.peek(L(1)) == 2 and g.peek(C(4)) == 2 and g.peek(H(0)) == 12
     assert g.to_move == 1
     assert g.events == [Turn(0, ((L(1), 2), (C(4), 2), (H(0), 12)))]
@@ -301,7 +301,7 @@ def test_trio_from_centre_other_hand_and_own_hand() -> None:
     assert g3.centre[5] is None and g3.table.centre[5] is False
     assert C(5) not in g3.legal_reveals()
     refused(g3, lambda: g3.reveal(C(5)), "empty")
-    assert g3.table.trios == [[4], [], [], []]
+    assert g3.table.trios == [(4,), (), (), ()]
     assert g3.table.sizes == [6, 7, 6, 7]
     assert total_cards(g3) == {v: 3 for v in VALUES}
 
@@ -309,7 +309,7 @@ def test_trio_from_centre_other_hand_and_own_hand() -> None:
 def test_trio_entirely_from_the_centre() -> None:
     g = build(3, centre={1: 9, 4: 9, 7: 9}, first=1)
     assert play(g, C(1), C(4), C(7))[-1] is TurnStatus.TRIO
-    assert g.table.trios[1] == [9]
+    assert g.table.trios[1] == (9,)
     assert [i for i, v in enumerate(g.centre) if v is None] == [1, 4, 7]
 
 
@@ -348,7 +348,7 @@ def test_stuck_turn_is_a_failure_on_a_table() -> None:
     assert t.apply_reveal(C(1), 5) is TurnStatus.STUCK
     assert t.to_move == 1 and t.turn == []
     assert t.centre == [True, True] + [False] * 7 and t.centre_up == [False] * 9
-    assert t.trios == [[], [], []]
+    assert t.trios == [(), (), ()]
     assert t.events == [Turn(0, ((C(0), 5), (C(1), 5)))]
 
 
@@ -405,7 +405,7 @@ def test_simple_needs_three_trios() -> None:
     for k, v in enumerate((1, 2, 3)):
         assert g.to_move == 0
         assert play(g, L(0), L(0), L(0))[-1] is TurnStatus.TRIO
-        assert g.table.trios[0] == [1, 2, 3][: k + 1]
+        assert g.table.trios[0] == (1, 2, 3)[: k + 1]
         if v < 3:
             assert not g.over
             for _ in range(2):  # seats 1 and 2 fail
@@ -437,7 +437,7 @@ def test_picante_win_in_the_engine() -> None:
     play(g, L(0), H(0))
     play(g, L(0), H(0))
     play(g, L(1), L(1), L(1))  # 5s: 2-5 linked
-    assert g.over and g.winner == 1 and g.table.trios[1] == [2, 3, 5]
+    assert g.over and g.winner == 1 and g.table.trios[1] == (2, 3, 5)
 
 
 def test_picante_custom_links() -> None:
@@ -581,7 +581,7 @@ def test_team_trios_are_pooled() -> None:
     play(g, L(0), H(0))  # seat 3 fails
     play(g, L(1), L(1), L(1))  # seat 0: 3s -> three trios for team 0
     assert g.over and g.winner == 0
-    assert g.table.trios[0] == [1, 3] and g.table.trios[2] == [2]
+    assert g.table.trios[0] == (1, 3) and g.table.trios[2] == (2,)
     v = g.view(2)
     assert v.team_trios(0) == v.team_trios(2) == (1, 3, 2)
 
@@ -762,14 +762,14 @@ def test_worked_example_questions_2_and_3() -> None:
     assert L(1) in g.legal_reveals() and g.peek(L(1)) == 5
     # Q3: the second 5 completes the trio and the turn passes
     assert g.reveal(L(1)) is TurnStatus.TRIO
-    assert g.table.trios[0] == [5] and g.to_move == 1
+    assert g.table.trios[0] == (5,) and g.to_move == 1
     assert g.hands[1] == [9, 10, 12]
     # "Had Alice shown a 6, the turn would also have ended, the three cards back in place"
     g6 = build(6, hands={0: [2, 5, 8, 11, 12], 1: [5, 6, 9, 10, 12]}, centre={2: 5}, first=0)
     hands, centre = [h[:] for h in g6.hands], g6.centre[:]
     assert play(g6, C(2), L(1), L(1)) == [TurnStatus.ONGOING, TurnStatus.ONGOING, TurnStatus.FAILURE]
     assert g6.hands == hands and g6.centre == centre and g6.to_move == 1
-    assert g6.table.trios == [[]] * 6
+    assert g6.table.trios == [()] * 6
 
 
 # ---------------------------------------------------------------------------
@@ -789,7 +789,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
     play(g, C(0))
     refused(g, lambda: g.reveal(C(0)), "already face up")
     play(g, H(0), L(0), L(0), L(0))  # 9 12: failure; seat 1 takes 1 1 1 from seat 0
-    assert g.table.trios[1] == [1]
+    assert g.table.trios[1] == (1,)
     refused(g, lambda: g.reveal(Reveal("lowest", 99)))
     with pytest.raises(IllegalMoveError):
         Table(Rules(3), first_player=3)
@@ -816,6 +816,6 @@ def test_a_table_snapshot_can_be_restored_twice() -> None:
     for _ in range(2):
         for _ in range(3):
             t.apply_reveal(L(1), 4)
-        assert t.sizes == [9, 6, 9] and t.trios == [[4], [], []]
+        assert t.sizes == [9, 6, 9] and t.trios == [(4,), (), ()]
         t.restore(snap)
-        assert t.sizes == [9, 9, 9] and t.trios == [[], [], []] and t.events == [] and t.to_move == 0
+        assert t.sizes == [9, 9, 9] and t.trios == [(), (), ()] and t.events == [] and t.to_move == 0

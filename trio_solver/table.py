@@ -105,7 +105,8 @@ class Table:
         self.lo_used: list[int] = [0] * n
         self.hi_used: list[int] = [0] * n
         self.centre_up: list[bool] = [False] * rules.centre_size
-        self.trios: list[list[int]] = [[] for _ in range(n)]
+        #: Values of the trios taken by each seat, in order (tuples: snapshots share them).
+        self.trios: list[tuple[int, ...]] = [() for _ in range(n)]
         self.winner: int | None = None
         #: Team indices that may still swap at this moment.
         self.swap_open: list[int] = list(range(len(rules.teams_of_seats))) if rules.teams else []
@@ -128,7 +129,7 @@ class Table:
         t.lo_used = self.lo_used[:]
         t.hi_used = self.hi_used[:]
         t.centre_up = self.centre_up[:]
-        t.trios = [x[:] for x in self.trios]
+        t.trios = self.trios[:]
         t.winner = self.winner
         t.swap_open = self.swap_open[:]
         t.events = self.events[:]
@@ -141,7 +142,7 @@ class Table:
         """The mutable state in a compact form for :meth:`restore` (the log is kept by length)."""
         return (
             self.sizes[:], self.centre[:], self.to_move, self.turn[:], self.lo_used[:], self.hi_used[:],
-            self.centre_up[:], [x[:] for x in self.trios], self.winner, self.swap_open[:], len(self.events),
+            self.centre_up[:], self.trios[:], self.winner, self.swap_open[:], len(self.events),
             self.last_lo, self.last_hi, self.last_centre,
         )
 
@@ -159,7 +160,7 @@ class Table:
         self.lo_used = lo_used[:]
         self.hi_used = hi_used[:]
         self.centre_up = centre_up[:]
-        self.trios = [x[:] for x in trios]
+        self.trios = list(trios)
         self.swap_open = swap_open[:]
         self.last_lo = last_lo[:]
         self.last_hi = last_hi[:]
@@ -291,7 +292,7 @@ class Table:
                 self.sizes[s] -= self.last_lo[s] + self.last_hi[s]
             for i in self.last_centre:
                 self.centre[i] = False
-            self.trios[seat].append(value)
+            self.trios[seat] = self.trios[seat] + (value,)
             rules = self.rules
             team = rules.team_of(seat)
             if rules.is_win(self.team_trios(team)):
