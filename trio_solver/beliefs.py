@@ -94,8 +94,9 @@ class _Lattice:
     the swap's cards were already passed (a bit flips at the value of its card).
     """
 
-    def __init__(self, facts: Facts, exact: bool) -> None:
+    def __init__(self, facts: Facts, exact: bool, unit: bool = False) -> None:
         self.exact = exact
+        self.unit = unit
         self.dtype: Any = object if exact else np.float64
         rows = list(facts.rows)
         self.hidden = facts.hidden
@@ -151,7 +152,7 @@ class _Lattice:
             if any(xi > d - 1 for xi, d in zip(x, self.cdims)):
                 continue
             if plain:
-                out.append((x, rest, (), w))
+                out.append((x, rest, (), 1 if self.unit else w))
                 continue
             counts = x + (rest,) if self.implicit is not None else x
             for phi in flips:
@@ -171,7 +172,7 @@ class _Lattice:
                         if tc.bit in on:
                             weight *= max(c + tc.extra[u] + sum(coef for bit, coef in tc.terms if bit in on), 0)
                 if weight:
-                    out.append((x, rest, phi, weight))
+                    out.append((x, rest, phi, 1 if self.unit else weight))
         return out
 
     def _axis(self, axis: int, length: int) -> np.ndarray:
@@ -443,6 +444,11 @@ class Beliefs:
     def consistent(self) -> bool:
         """Whether at least one deal fits everything shown."""
         return bool(self._lat.Z)
+
+    def placement_count(self) -> int:
+        """How many count matrices (placements of values, hands unordered, unseen slots pooled)
+        still fit: the number the model sums over without listing (exact integer)."""
+        return int(_Lattice(self.facts, True, unit=True).Z)
 
     @property
     def total_weight(self) -> Any:
