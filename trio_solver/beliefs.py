@@ -42,7 +42,7 @@ import numpy as np
 
 from .engine import Deal, Game
 from .errors import IllegalMoveError, ViewError
-from .facts import POOL, Facts, Row, TrioChange, extract
+from .facts import POOL, STATE_BUDGET, Facts, Row, TrioChange, extract
 from .reveal import Reveal
 from .rules import VALUES
 from .table import Swap
@@ -417,15 +417,18 @@ class Beliefs:
     """The viewer's exact posterior over the hidden cards.
 
     ``Beliefs(view)`` builds the model; every query is then cheap. All
-    probabilities are exact Bayes posteriors under a uniform shuffle for games
-    without secret swaps; with secret swaps (team play) :attr:`approximate` is
+    probabilities are exact Bayes posteriors under a uniform shuffle (and, in team
+    play, swap cards chosen uniformly from their hands). Each secret swap that
+    matters multiplies the lattice by four; ``swap_budget`` bounds its size, and
+    beyond it the oldest secret swaps are relaxed: :attr:`approximate` is then
     true and the probabilities come from a sound relaxation (never excluding a
-    possible deal).
+    possible deal) whose error can reach a few tenths.
     """
 
-    def __init__(self, view: PlayerView, *, exact: bool = False, _drop: frozenset[int] = frozenset()) -> None:
+    def __init__(self, view: PlayerView, *, exact: bool = False, swap_budget: int = STATE_BUDGET,
+                 _drop: frozenset[int] = frozenset()) -> None:
         self.view = view
-        self.facts = extract(view, drop=_drop)
+        self.facts = extract(view, drop=_drop, budget=swap_budget)
         self._lat = _Lattice(self.facts, exact)
         self.exact = exact
         self._row_index: dict[int, int] = {}
@@ -514,10 +517,12 @@ class Beliefs:
             return {self.facts.hand[position]: 1.0}
         out: dict[int, float] = {}
         prev = self._cdf(seat, 0, position)
+        # differences of cumulative weights: in floating point, round-off below this is not a probability
+        noise = 0 if self.exact else 1e-12 * self._lat.Z
         for v in VALUES:
             cur = self._cdf(seat, v, position)
             w = prev - cur
-            if w:
+            if w > noise:
                 out[v] = self._p(w)
             prev = cur
         return out

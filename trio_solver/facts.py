@@ -338,10 +338,12 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     known_slots = {f.slot: f.value for f in kept_slots}
     for v in known_slots.values():
         hidden[v] -= 1
-    in_tracked = {s for t in tracked for s in t.seats}
+    # A hand that is empty now still gets a (zero-size) row when something constrains it:
+    # facts about it, shifted by the known cards it gave, must still fit.
+    constrained = {s for t in tracked for s in t.seats} | {f.seat for f in kept_hand}
     rows: list[Row] = []
     for s in range(n):
-        if s == seat or (table.sizes[s] == 0 and s not in in_tracked):
+        if s == seat or (table.sizes[s] == 0 and s not in constrained):
             continue
         rows.append(Row(s, table.sizes[s]))
     row_of = {r.key: r for r in rows}
@@ -363,9 +365,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     for f in kept_hand:
         if f.seat == seat:
             continue  # the viewer's own hand is known; replay checked these
-        row2 = row_of.get(f.seat)
-        if row2 is None:
-            continue  # the hand is empty now: nothing hidden there
+        row2 = row_of[f.seat]
         v, p, d, rx = f.value, f.position, f.shift, f.relax
         row2.bound(v - 1, hi=p - d[v - 1] + rx, terms=f.flags)
         row2.bound(v, lo=p + 1 - d[v] - rx, terms=f.flags)

@@ -13,9 +13,10 @@ from typing import Any
 
 from .beliefs import Beliefs
 from .errors import ContradictionError
-from .facts import HandFact, SlotFact
+from .facts import HandFact, SlotFact, TrioChange
 from .record import Record, where
 from .rules import VALUES
+from .table import Swap, Turn
 from .view import PlayerView
 
 __all__ = ["Summary", "check_record", "explain_contradiction"]
@@ -103,12 +104,9 @@ def explain_contradiction(record: Record) -> ContradictionError:
         core = [i for i in range(len(facts)) if i not in dropped]
         why = ""
     event = record.events[k]
-    reveal_idx = None
-    latest = [facts[i] for i in core if facts[i].event == k]
-    if latest:
-        last = latest[-1]
-        reveal_idx = last.reveal_index if isinstance(last, HandFact) else _slot_reveal(record, k, last.slot)
-    clash = "; ".join(facts[i].describe() for i in core)
+    core_facts = [facts[i] for i in core]
+    reveal_idx = _culprit_reveal(record, k, core_facts)
+    clash = "; ".join(_describe(f, base.facts.history) for f in core_facts)
     reason = "no deal fits what was shown: " + (clash if clash else why)
     if clash and why:
         reason += f" ({why})"
@@ -117,9 +115,46 @@ def explain_contradiction(record: Record) -> ContradictionError:
     return ContradictionError(where(k, event, reveal_idx), reason, event=k)
 
 
-def _slot_reveal(record: Record, k: int, slot: int) -> int | None:
-    from .table import Turn
+def _describe(fact: HandFact | SlotFact, history: list[tuple[int, TrioChange | Swap]]) -> str:
+    """A fact in words, with what its hand gave away since (the trios and swaps it took part in)."""
+    text = fact.describe()
+    if not isinstance(fact, HandFact):
+        return text
+    gave = []
+    for ev, change in history:
+        if ev < fact.event:
+            continue
+        if isinstance(change, TrioChange) and fact.seat in change.cards:
+            count = change.cards[fact.seat]
+            gave.append(f"{', '.join([str(change.value)] * count)} to the trio at event {ev}")
+        elif isinstance(change, Swap) and fact.seat in change.seats:
+            gave.append(f"a card in the swap at event {ev}")
+    if gave:
+        text += f", then seat {fact.seat} gave " + " and ".join(gave)
+    return text
 
+
+def _culprit_reveal(record: Record, k: int, core: list[HandFact | SlotFact]) -> int | None:
+    """The reveal of event ``k`` to blame: a clashing fact of that event, else the first reveal
+    that touches a hand or slot of the clash."""
+    latest = [f for f in core if f.event == k]
+    if latest:
+        last = latest[-1]
+        if isinstance(last, HandFact):
+            return last.reveal_index
+        return _slot_reveal(record, k, last.slot)
+    e = record.events[k]
+    if not isinstance(e, Turn):
+        return None
+    seats = {f.seat for f in core if isinstance(f, HandFact)}
+    slots = {f.slot for f in core if isinstance(f, SlotFact)}
+    for j, r in enumerate(e.reveals):
+        if (r.reveal.is_centre and r.reveal.index in slots) or (not r.reveal.is_centre and r.reveal.index in seats):
+            return j
+    return None
+
+
+def _slot_reveal(record: Record, k: int, slot: int) -> int | None:
     e = record.events[k]
     if isinstance(e, Turn):
         for j, r in enumerate(e.reveals):
