@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from .errors import TrioError
+from .facts import STATE_BUDGET
 
 __all__ = ["main"]
 
@@ -124,7 +125,7 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
     if args.seat == "all":
         raise RecordError("--seat", "beliefs are for one seat or 'none' (a spectator)")
     view = record.view(args.seat, args.after)
-    beliefs = Beliefs(view)
+    beliefs = Beliefs(view, swap_budget=args.swap_budget)
     if not beliefs.consistent:
         from .validate import explain_contradiction
 
@@ -341,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
     sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
                     help="also list every possible placement (python-constraint), if at most N fit")
+    sp.add_argument("--swap-budget", type=_nonneg, default=STATE_BUDGET, metavar="STATES",
+                    help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
+                         f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
