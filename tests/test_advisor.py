@@ -34,6 +34,8 @@ from trio_solver.search import advise
 from trio_solver.table import TurnStatus
 from trio_solver.view import PlayerView
 
+from helpers_positions import trio_line
+
 ALL_RULES = tuple(
     Rules(n, mode, teams)
     for n in (3, 4, 5, 6)
@@ -45,34 +47,6 @@ NO_TEAM_RULES = tuple(r for r in ALL_RULES if not r.teams)
 
 # ---------------------------------------------------------------------------
 # position drivers (omniscient: they look at the true cards)
-
-
-def trio_line(game: Game, rng: random.Random) -> list[Reveal] | None:
-    """Three reveals that take a non-winning trio from the start of a turn, or ``None``."""
-    if game.turn or game.over:
-        return None
-    held = list(game.table.team_trios(game.rules.team_of(game.to_move)))
-    firsts = game.legal_reveals()
-    rng.shuffle(firsts)
-    for a in firsts:
-        v = game.peek(a)
-        if game.rules.is_win(held + [v]):
-            continue
-        game.reveal(a)
-        try:
-            for b in game.legal_reveals():
-                if game.peek(b) != v:
-                    continue
-                game.reveal(b)
-                try:
-                    for c in game.legal_reveals():
-                        if game.peek(c) == v:
-                            return [a, b, c]
-                finally:
-                    game.undo()
-        finally:
-            game.undo()
-    return None
 
 
 def failed_turn(game: Game, rng: random.Random) -> None:
