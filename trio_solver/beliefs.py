@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -85,6 +85,14 @@ def _compositions(rows: int, total: int) -> tuple[tuple[tuple[int, ...], int, in
     return tuple(out)
 
 
+def _support(arr: np.ndarray, axes: int) -> tuple[list[int], list[int]] | None:
+    """The bounding box (lowest and highest index per count axis) of the non-zero entries of ``arr``."""
+    nz = np.nonzero(arr)
+    if len(nz[0]) == 0:
+        return None
+    return [int(nz[i].min()) for i in range(axes)], [int(nz[i].max()) for i in range(axes)]
+
+
 class _Lattice:
     """Forward-backward tables over the cumulative-count lattice of the hidden rows.
 
@@ -121,6 +129,7 @@ class _Lattice:
         counts = np.indices(self.cdims).sum(axis=0) if self.R else np.zeros((), dtype=np.int64)
         self.sumgrid = counts.reshape(self.cdims + (1,) * self.F)
         self.masks = [self._mask(u) for u in range(13)]
+        self._entries_cache: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], Any]]] = {}
         self._slice_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                 tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
         self.comps: list[list[tuple[tuple[int, ...], int, tuple[int, ...], int]]] = [[]] + [
@@ -227,16 +236,49 @@ class _Lattice:
             got = self._slice_cache[(x, phi)] = (src, dst)
         return got
 
+    def _plain(self, u: int) -> bool:
+        """Whether value ``u``'s transition is the plain multinomial (no swap weights, no flags)."""
+        if self.F or self.unit:
+            return False
+        rows = self.explicit + ([self.implicit] if self.implicit is not None else [])
+        return not any(r.offset[u] or any(value == u for value, _ in r.choices) for r in rows)
+
+    def _deal_one(self, a: np.ndarray, transpose: bool) -> np.ndarray:
+        """Give one more card to any row: the implicit row (state unchanged) or one explicit row.
+
+        Applied ``r`` times this sums every composition of ``r`` copies with its multinomial
+        weight (the number of orders in which labelled copies reach the rows), in R + 1
+        slice additions instead of one per composition.
+        """
+        new = a.copy() if self.implicit is not None else self._zeros()
+        for i, d in enumerate(self.cdims):
+            if d < 2:
+                continue
+            lo = [slice(None)] * len(self.dims)
+            hi = [slice(None)] * len(self.dims)
+            lo[i] = slice(0, d - 1)
+            hi[i] = slice(1, d)
+            if transpose:
+                new[tuple(lo)] += a[tuple(hi)]
+            else:
+                new[tuple(hi)] += a[tuple(lo)]
+        return new
+
     def _forward(self) -> list[np.ndarray]:
         a = self._zeros()
         a[self.start] = 1
         a = a * self.masks[0]
         alpha = [a]
         for u in range(1, 13):
-            new = self._zeros()
-            for x, _, phi, w in self.comps[u]:
-                src, dst = self._slices(x, phi)
-                new[dst] += w * a[src]
+            if self._plain(u):
+                new = a
+                for _ in range(max(self.hidden[u], 0)):
+                    new = self._deal_one(new, transpose=False)
+            else:
+                new = self._zeros()
+                for x, _, phi, w in self.comps[u]:
+                    src, dst = self._slices(x, phi)
+                    new[dst] += w * a[src]
             a = new * self.masks[u]
             alpha.append(a)
         return alpha
@@ -248,10 +290,15 @@ class _Lattice:
         b = b * self.masks[12]
         beta = [b]
         for u in range(12, 0, -1):
-            new = self._zeros()
-            for x, _, phi, w in self.comps[u]:
-                src, dst = self._slices(x, phi)
-                new[src] += w * b[dst]
+            if self._plain(u):
+                new = b
+                for _ in range(max(self.hidden[u], 0)):
+                    new = self._deal_one(new, transpose=True)
+            else:
+                new = self._zeros()
+                for x, _, phi, w in self.comps[u]:
+                    src, dst = self._slices(x, phi)
+                    new[src] += w * b[dst]
             b = new * self.masks[u - 1]
             beta.append(b)
         beta.reverse()
@@ -293,22 +340,58 @@ class _Lattice:
         """``cells[i][v][c]``: weight of the matrices where row i holds c cards of value v."""
         nrows = self.R + (self.implicit is not None)
         out: list[list[dict[int, Any]]] = [[{} for _ in range(13)] for _ in range(nrows)]
-        beta = self.beta
         for v in range(1, 13):
-            a, b = self.alpha[v - 1], beta[v]
-            for x, rest, phi, w in self.comps[v]:
-                src, dst = self._slices(x, phi)
-                mass = (a[src] * b[dst]).sum() * w
-                if mass == 0:
-                    continue
+            if v in self._entries_cache:
+                # the joint-event table of v splits each transition's weight; its parts sum back to it
+                for x, _, weight in self._entries_cache[v]:
+                    for i, xi in enumerate(x):
+                        out[i][v][xi] = out[i][v].get(xi, 0) + weight
+                continue
+            for x, rest, mass in self._transitions(v):
                 for i, xi in enumerate(x):
                     out[i][v][xi] = out[i][v].get(xi, 0) + mass
                 if self.implicit is not None:
                     out[self.R][v][rest] = out[self.R][v].get(rest, 0) + mass
         return out
 
+    def _boxes(self, v: int) -> Iterator[tuple[tuple[int, ...], int, tuple[int, ...], Any,
+                                                tuple[slice, ...], tuple[slice, ...], list[int], list[int]]]:
+        """The transitions at ``v`` restricted to where both tables are non-zero:
+        (x, implicit count, flips, weight, source slices, target slices, box low, box high)."""
+        a, b = self.alpha[v - 1], self.beta[v]
+        box_a, box_b = _support(a, self.R), _support(b, self.R)
+        if box_a is None or box_b is None:
+            return
+        for x, rest, phi, w in self.comps[v]:
+            los, his = [], []
+            for i, xi in enumerate(x):
+                los.append(max(box_a[0][i], box_b[0][i] - xi))
+                his.append(min(box_a[1][i], box_b[1][i] - xi))
+            if any(lo > hi for lo, hi in zip(los, his)):
+                continue
+            src = tuple(slice(lo, hi + 1) for lo, hi in zip(los, his))
+            dst = tuple(slice(lo + xi, hi + xi + 1) for lo, hi, xi in zip(los, his, x))
+            if self.F:
+                src += tuple(slice(0, 1) if bit in phi else slice(None) for bit in range(self.F))
+                dst += tuple(slice(1, 2) if bit in phi else slice(None) for bit in range(self.F))
+            yield x, rest, phi, w, src, dst, los, his
+
+    def _transitions(self, v: int) -> Iterator[tuple[tuple[int, ...], int, Any]]:
+        """(x, implicit count, total weight) of every transition at ``v`` with weight."""
+        a, b = self.alpha[v - 1], self.beta[v]
+        for x, rest, _, w, src, dst, _, _ in self._boxes(v):
+            mass = (a[src] * b[dst]).sum() * w
+            if mass:
+                yield x, rest, mass
+
     # -- joint events at one value ---------------------------------------------------
     def entries(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        got = self._entries_cache.get(v)
+        if got is None:
+            got = self._entries_cache[v] = self._entries(v)
+        return got
+
+    def _entries(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
         """The transitions at value ``v``, grouped by what end requests can see.
 
         Each entry is ``(x, cats, weight)``: ``x[i]`` cards of value ``v`` in row i
@@ -321,41 +404,32 @@ class _Lattice:
         imp = self.implicit
         imp_is_hand = imp is not None and imp.key != POOL
         flag_axes = tuple(range(self.R, self.R + self.F))
-        for x, rest, phi, w in self.comps[v]:
-            src, dst = self._slices(x, phi)
-            W = a[src] * b[dst]
-            if not W.any():
-                continue
-            W = W * w
+        for x, rest, phi, w, src, dst, los, his in self._boxes(v):
+            W = a[src] * b[dst]  # the prior weight w multiplies the sums below
             parts: list[tuple[int, Any]]
             if imp_is_hand and rest > 0:
                 assert imp is not None
                 sg = self.sumgrid[src]
-                lo = (self.placed[v - 1] - sg) == 0
-                hi = (self.placed[v] - sg - sum(x)) == imp.size
-                parts = [(0, W * (~lo & ~hi)), (1, W * (lo & ~hi)), (2, W * (~lo & hi)), (3, W * (lo & hi))]
+                lo_ = (self.placed[v - 1] - sg) == 0
+                hi_ = (self.placed[v] - sg - sum(x)) == imp.size
+                parts = [(0, W * (~lo_ & ~hi_)), (1, W * (lo_ & ~hi_)), (2, W * (~lo_ & hi_)), (3, W * (lo_ & hi_))]
             else:
                 parts = [(0, W)]
             S = [i for i in range(self.R) if x[i] > 0]
             other = tuple(i for i in range(self.R) if x[i] == 0) + flag_axes
             if S:
-                # category of each index along each axis of S: 1 lowest, 2 highest, 3 whole hand, 0 neither
+                # category of each state along each axis of S: 1 its lowest cards, 2 its highest, 3 the whole hand
                 code: Any = 0
                 for j, i in enumerate(S):
-                    length = self.cdims[i] - x[i]
-                    cat = np.zeros(length, dtype=np.int64)
-                    if length == 1:
-                        cat[0] = 3
-                    else:
-                        cat[0] = 1
-                        cat[-1] = 2
+                    t = np.arange(los[i], his[i] + 1)
+                    cat = (t == 0).astype(np.int64) + 2 * (t == self.cdims[i] - 1 - x[i]).astype(np.int64)
                     shape = [1] * len(S)
-                    shape[j] = length
+                    shape[j] = len(t)
                     code = code + cat.reshape(shape) * (4 ** j)
             for icat, Wp in parts:
                 red = Wp.sum(axis=other) if other else Wp
                 if not S:
-                    total = red.sum() if isinstance(red, np.ndarray) else red
+                    total = (red.sum() if isinstance(red, np.ndarray) else red) * w
                     if total != 0:
                         out.append((x + (rest,), (0,) * self.R + (icat,), total))
                     continue
@@ -365,10 +439,10 @@ class _Lattice:
                     for c_, w_ in zip(codes.tolist(), red.ravel().tolist()):
                         if w_:
                             sums[c_] = sums.get(c_, 0) + w_
-                    items = list(sums.items())
+                    items = [(c_, t_ * w) for c_, t_ in sums.items()]
                 else:
                     binned = np.bincount(codes, weights=red.ravel(), minlength=4 ** len(S))
-                    items = [(int(c_), float(binned[c_])) for c_ in np.nonzero(binned)[0]]
+                    items = [(int(c_), float(binned[c_]) * w) for c_ in np.nonzero(binned)[0]]
                 for c_, total in items:
                     cats = [0] * self.R
                     for j, i in enumerate(S):
