@@ -22,6 +22,7 @@ from trio_solver.bots import MemoryBot  # noqa: E402
 from trio_solver.engine import Game  # noqa: E402
 from trio_solver.rules import Mode, Rules  # noqa: E402
 from trio_solver.search import advise  # noqa: E402
+from trio_solver.simulate import play_game  # noqa: E402
 from trio_solver.view import PlayerView  # noqa: E402
 
 TARGET_MEDIAN = 0.250
@@ -39,24 +40,18 @@ def collect(players: int, teams: bool, count: int, rng: random.Random) -> list[P
         mode = Mode.SIMPLE if games % 2 == 0 else Mode.PICANTE
         games += 1
         rules = Rules(players, mode, teams)
-        game = Game.deal(rules, rng=rng)
         bots = [MemoryBot(random.Random(rng.random())) for _ in range(players)]
-        # keep a few positions per game, spread over it
-        keep = 0.15
-        while not game.over:
-            for a, b in game.swap_moment():
-                va = bots[a].choose_swap(game.view(a))
-                vb = bots[b].choose_swap(game.view(b))
-                if va is not None and vb is not None:
-                    game.swap(a, b, va, vb)
-            seat = game.to_move
-            view = game.view(seat)
-            if rng.random() < keep:
+
+        def keep(game: Game) -> None:
+            # keep a few positions per game, spread over it
+            if rng.random() < 0.15:
+                view = game.view(game.to_move)
                 if not view.turn and len(starts) < want_start:
                     starts.append(view)
                 elif view.turn and len(mids) < want_mid:
                     mids.append(view)
-            game.reveal(bots[seat].choose_reveal(view))
+
+        play_game(rules, bots, rng=rng, on_decision=keep)
     return starts + mids
 
 

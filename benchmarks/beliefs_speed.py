@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trio_solver.beliefs import Beliefs  # noqa: E402
+from trio_solver import simulate  # noqa: E402
 from trio_solver.bots import MemoryBot  # noqa: E402
 from trio_solver.engine import Game  # noqa: E402
 from trio_solver.reveal import Reveal  # noqa: E402
@@ -40,20 +41,14 @@ PHASES = ("early", "middle", "late")
 
 def play_game(rules: Rules, rng: random.Random) -> list[PlayerView]:
     """One game between memory bots; the view of the seat to move at the start of every turn."""
-    game = Game.deal(rules, rng=rng)
     bots = [MemoryBot(random.Random(rng.random())) for _ in range(rules.players)]
     starts: list[PlayerView] = []
-    while not game.over:
-        for a, b in game.swap_moment():
-            va = bots[a].choose_swap(game.view(a))
-            vb = bots[b].choose_swap(game.view(b))
-            if va is not None and vb is not None:
-                game.swap(a, b, va, vb)
-        seat = game.to_move
-        view = game.view(seat)
-        if not view.turn:
-            starts.append(view)
-        game.reveal(bots[seat].choose_reveal(view))
+
+    def keep(game: Game) -> None:
+        if not game.turn:
+            starts.append(game.view(game.to_move))
+
+    simulate.play_game(rules, bots, rng=rng, on_decision=keep)
     return starts
 
 

@@ -36,11 +36,13 @@ def game_seed(seed: int, index: int, stream: int = 0) -> int:
 
 
 def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_player: int | None = None,
-              on_reveal: Callable[[Game], None] | None = None) -> Game:
+              on_reveal: Callable[[Game], None] | None = None,
+              on_decision: Callable[[Game], None] | None = None) -> Game:
     """Deal from ``rng`` and let ``bots`` (one per seat) play the game to its end.
 
     Bots see only their own views. At a swap moment each partner picks a card
-    (``choose_swap``); the team swaps when both did.
+    (``choose_swap``); the team swaps when both did. ``on_decision`` sees the game
+    just before each reveal is chosen, ``on_reveal`` just after it is made.
     """
     if len(bots) != rules.players:
         raise ViewError(f"{len(bots)} bots for {rules.players} players")
@@ -53,6 +55,8 @@ def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_pl
             if va is not None and vb is not None:
                 game.swap(a, b, va, vb)
         seat = game.to_move
+        if on_decision is not None:
+            on_decision(game)
         reveal = bots[seat].choose_reveal(game.view(seat))
         if not game.is_legal(reveal):
             raise IllegalMoveError(f"bot {bots[seat].name!r} at seat {seat} chose an illegal reveal {reveal}")
