@@ -352,7 +352,7 @@ class BruteForce:
         return {k: Fraction(w, t) for k, w in acc.items()}
 
 
-def _multisets(counts: dict[int, int], size: int) -> Iterator[dict[int, int]]:
+def sub_multisets(counts: dict[int, int], size: int) -> Iterator[dict[int, int]]:
     """Every sub-multiset of ``counts`` with ``size`` cards."""
     vals = sorted(v for v, c in counts.items() if c > 0)
 
@@ -516,7 +516,7 @@ def brute_force(view: PlayerView, limit: int = 200_000) -> BruteForce | None:
             yield hands, left
             return
         s = seats[i]
-        for ms in _multisets(left, view.sizes[s]):
+        for ms in sub_multisets(left, view.sizes[s]):
             rest = dict(left)
             for v, k in ms.items():
                 rest[v] -= k
@@ -700,3 +700,29 @@ def z_score(observed: int, n: int, p: float) -> float:
     if p <= 0 or p >= 1:
         return 0.0 if (observed == 0 and p <= 0) or (observed == n and p >= 1) else math.inf
     return (observed - n * p) / math.sqrt(n * p * (1 - p))
+
+
+def random_position(rules: Rules, seed: int, reveals: int, swap_prob: float = 0.5,
+                    swap_teams: tuple[int, ...] | None = None) -> Game:
+    """Random legal reveals; in team play random swaps (only by ``swap_teams`` when given)."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, rng=rng)
+    for _ in range(reveals):
+        if game.over:
+            break
+        if not game.turn:
+            for a, b in game.swap_moment():
+                if swap_teams is not None and rules.team_of(a) not in swap_teams:
+                    continue
+                if game.hands[a] and game.hands[b] and rng.random() < swap_prob:
+                    game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
+        legal = game.legal_reveals()
+        r = rng.choice(legal)
+        if len(game.turn) == 2 and game.peek(r) == game.turn[0].value:
+            team = rules.team_of(game.to_move)
+            if rules.is_win(list(game.table.team_trios(team)) + [game.turn[0].value]):
+                others = [x for x in legal if game.peek(x) != game.turn[0].value]
+                if others:
+                    r = rng.choice(others)
+        game.reveal(r)
+    return game

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -34,7 +33,7 @@ from trio_solver.search import advise
 from trio_solver.table import TurnStatus
 from trio_solver.view import PlayerView
 
-from helpers_positions import trio_line
+from helpers_positions import random_position, sub_multisets, trio_line
 
 ALL_RULES = tuple(
     Rules(n, mode, teams)
@@ -109,47 +108,8 @@ def small_position(rules: Rules, seed: int, max_hidden: int, mid_turn: int = 0) 
     return game
 
 
-def random_position(rules: Rules, seed: int, reveals: int, swap_prob: float = 0.5) -> Game:
-    """Random legal reveals (and random swaps in team play), avoiding a win when possible."""
-    rng = random.Random(seed)
-    game = Game.deal(rules, rng=rng)
-    for _ in range(reveals):
-        if not game.turn:
-            for a, b in game.swap_moment():
-                if game.hands[a] and game.hands[b] and rng.random() < swap_prob:
-                    game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
-        legal = game.legal_reveals()
-        r = rng.choice(legal)
-        if len(game.turn) == 2 and game.peek(r) == game.turn[0].value:
-            team = rules.team_of(game.to_move)
-            if rules.is_win(list(game.table.team_trios(team)) + [game.turn[0].value]):
-                others = [x for x in legal if game.peek(x) != game.turn[0].value]
-                if others:
-                    r = rng.choice(others)
-        game.reveal(r)
-        if game.over:
-            break
-    return game
-
-
 # ---------------------------------------------------------------------------
 # the brute-force oracle
-
-
-def _sub_multisets(counts: dict[int, int], size: int) -> Iterator[dict[int, int]]:
-    vals = sorted(v for v, c in counts.items() if c > 0)
-
-    def rec(i: int, left: int) -> Iterator[dict[int, int]]:
-        if left == 0:
-            yield {}
-            return
-        if i == len(vals):
-            return
-        for k in range(min(counts[vals[i]], left), -1, -1):
-            for tail in rec(i + 1, left - k):
-                yield {vals[i]: k, **tail} if k else tail
-
-    yield from rec(0, size)
 
 
 def consistent_games(view: PlayerView) -> list[tuple[Game, int]]:
@@ -185,7 +145,7 @@ def consistent_games(view: PlayerView) -> list[tuple[Game, int]]:
         if i == len(seats):
             place_slots(0, left, hands, {}, denom)
             return
-        for ms in _sub_multisets(left, view.sizes[seats[i]]):
+        for ms in sub_multisets(left, view.sizes[seats[i]]):
             rest = {v: c - ms.get(v, 0) for v, c in left.items()}
             hand = tuple(v for v in sorted(ms) for _ in range(ms[v]))
             d = math.prod(math.factorial(k) for k in ms.values())

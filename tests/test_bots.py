@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from helpers_positions import random_position
 from trio_solver.beliefs import Beliefs
 from trio_solver.bots import BOT_NAMES, Bot, MemoryBot, RandomBot, SolverBot, make_bot
 from trio_solver.engine import Game
@@ -27,32 +28,6 @@ ALL_RULES = tuple(
 
 def _ids(rules: Rules) -> str:
     return f"{rules.players}-{rules.mode.value}{'-teams' if rules.teams else ''}"
-
-
-def random_position(rules: Rules, seed: int, reveals: int, swap_prob: float = 0.5,
-                    swap_teams: tuple[int, ...] | None = None) -> Game:
-    """Random legal reveals; in team play random swaps (only by ``swap_teams`` when given)."""
-    rng = random.Random(seed)
-    game = Game.deal(rules, rng=rng)
-    for _ in range(reveals):
-        if game.over:
-            break
-        if not game.turn:
-            for a, b in game.swap_moment():
-                if swap_teams is not None and rules.team_of(a) not in swap_teams:
-                    continue
-                if game.hands[a] and game.hands[b] and rng.random() < swap_prob:
-                    game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
-        legal = game.legal_reveals()
-        r = rng.choice(legal)
-        if len(game.turn) == 2 and game.peek(r) == game.turn[0].value:
-            team = rules.team_of(game.to_move)
-            if rules.is_win(list(game.table.team_trios(team)) + [game.turn[0].value]):
-                others = [x for x in legal if game.peek(x) != game.turn[0].value]
-                if others:
-                    r = rng.choice(others)
-        game.reveal(r)
-    return game
 
 
 # ---------------------------------------------------------------------------
