@@ -664,13 +664,10 @@ class Beliefs:
             out[v] = (X, C, W)
         return out
 
-    def joint_weight(self, value: int, demands: dict[int, Demand], pool: int = 0) -> Any:
-        """Weight of: each hidden seat ``s`` in ``demands`` has its ``(a, b)`` lowest/highest cards (counted
-        from the ends of its hand now, face-up cards of this turn included) all equal to ``value``, and
-        ``pool`` distinct never-shown centre slots all hold ``value``.
-
-        Divide by :attr:`total_weight` for the probability.
-        """
+    def _joint_weight_exact(self, value: int, demands: dict[int, Demand], pool: int = 0) -> Any:
+        """Exact weight (``exact=True``) of the joint event of :meth:`joint_batch`, for one set of demands:
+        each hidden seat ``s`` in ``demands`` has its ``(a, b)`` lowest/highest cards all equal to
+        ``value``, and ``pool`` distinct never-shown centre slots hold ``value``."""
         X, C, W = self._entries[value]
         if len(W) == 0:
             return 0
@@ -693,17 +690,9 @@ class Beliefs:
             m = len(self.facts.pool_slots)
             if i is None or pool > m:
                 return 0
-            x = X[:, i]
-            factor = np.ones(len(W))
-            for t in range(pool):
-                factor = factor * np.maximum(x - t, 0) / (m - t)
-            if self.exact:
-                # exact: weight * falling(x, pool) / falling(m, pool)
-                fx = [math.perm(int(xx), pool) if xx >= pool else 0 for xx in x]
-                total = sum(Fraction(int(w) * f, math.perm(m, pool)) for w, f, k in zip(W, fx, ok) if k)
-                return total
-            return float((W * factor)[ok].sum())
-        return W[ok].sum()
+            fx = [math.perm(int(xx), pool) if xx >= pool else 0 for xx in X[:, i]]
+            return sum(Fraction(int(w) * f, math.perm(m, pool)) for w, f, k in zip(W, fx, ok) if k)
+        return sum(W[ok])
 
     def row_of_seat(self, seat: int) -> int | None:
         """Index of a hidden seat's row in the joint-event arrays (``None`` if the seat is not hidden)."""
@@ -753,6 +742,40 @@ class Beliefs:
             weights = weights * factor
         return np.asarray((weights * allok).sum(axis=1) / float(self._lat.Z))
 
+    def demands(self, value: int, lows: dict[int, int], highs: dict[int, int], slots: Iterable[int] = (),
+                pool: int = 0) -> tuple[dict[int, Demand], int] | None:
+        """Translate new requests made in this turn into the demands of a joint event on the hidden rows.
+
+        ``lows[seat]`` / ``highs[seat]`` more cards asked from each end of a hand, ``slots``
+        known centre slots, ``pool`` never-shown slots. Returns (demand per hidden seat,
+        counted from the ends of the hand now, face-up cards included; pool slots), or
+        ``None`` when the event is impossible whatever the hidden cards are (a known card
+        of another value, more cards than a hand holds).
+        """
+        facts = self.facts
+        table = facts.table
+        for s in slots:
+            if facts.known_slots.get(s) != value:
+                return None
+        out: dict[int, Demand] = {}
+        for seat in set(lows) | set(highs):
+            a = table.lo_used[seat] + lows.get(seat, 0)
+            b = table.hi_used[seat] + highs.get(seat, 0)
+            if a + b > table.sizes[seat]:
+                return None
+            if seat == facts.seat:
+                hand = facts.hand
+                assert hand is not None
+                if any(c != value for c in hand[:a]) or any(c != value for c in hand[len(hand) - b:]):
+                    return None
+            elif a or b:
+                if self._row_index.get(seat) is None:
+                    return None
+                out[seat] = (a, b)
+        if pool > len(facts.pool_slots):
+            return None
+        return out, pool
+
     def prob_all_show(self, value: int, requests: Iterable[Reveal]) -> float:
         """Probability that ``requests``, made one after the other from now in this turn, all show ``value``.
 
@@ -776,28 +799,19 @@ class Beliefs:
                 lo[r.index] = lo.get(r.index, 0) + 1
             else:
                 hi[r.index] = hi.get(r.index, 0) + 1
-        pool = 0
-        for s in slots:
-            if s in facts.known_slots:
-                if facts.known_slots[s] != value:
-                    return 0.0
-            else:
-                pool += 1
-        demands: dict[int, Demand] = {}
-        for seat in set(lo) | set(hi):
-            a = table.lo_used[seat] + lo.get(seat, 0)
-            b = table.hi_used[seat] + hi.get(seat, 0)
-            if a + b > table.sizes[seat]:
-                return 0.0
-            if seat == facts.seat:
-                hand = facts.hand
-                assert hand is not None
-                if any(c != value for c in hand[:a]) or any(c != value for c in hand[len(hand) - b:]):
-                    return 0.0
-            else:
-                demands[seat] = (a, b)
-        w = self.joint_weight(value, demands, pool)
-        return self._p(w) if not isinstance(w, Fraction) else float(w / self._lat.Z)
+        known = [s for s in slots if s in facts.known_slots]
+        got = self.demands(value, lo, hi, known, len(slots) - len(known))
+        if got is None:
+            return 0.0
+        demands, pool = got
+        if self.exact:
+            return float(Fraction(self._joint_weight_exact(value, demands, pool)) / self._lat.Z)
+        lows = np.zeros((1, self.n_rows), dtype=np.int64)
+        highs = np.zeros((1, self.n_rows), dtype=np.int64)
+        for seat, (a, b) in demands.items():
+            lows[0, self._row_index[seat]] = a
+            highs[0, self._row_index[seat]] = b
+        return float(self.joint_batch(value, lows, highs, np.array([pool]))[0])
 
     # -- sampling -----------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> Placement:

@@ -25,7 +25,7 @@ from .beliefs import Beliefs
 from .errors import ViewError
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
-from .search import Advice, advise
+from .search import advise
 from .table import Swap, Turn
 from .view import PlayerView
 
@@ -294,9 +294,6 @@ class SolverBot:
     def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
         self.rng = rng
         self.leak_weight = leak_weight
-
-    def advice(self, view: PlayerView) -> Advice:
-        return advise(view, "trio")
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         beliefs = Beliefs(view)

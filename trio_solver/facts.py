@@ -240,7 +240,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
 
     # How many to track: the most recent ones, while the state stays within the budget.
     base = 1
-    sizes_now = _sizes_now(view)
+    sizes_now = view.sizes
     hidden_sizes = sorted((sizes_now[s] for s in range(n) if s != seat and sizes_now[s] > 0), reverse=True)
     for sz in hidden_sizes[1:]:
         base *= sz + 1
@@ -375,7 +375,3 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     approximate = relaxed > 0
     return Facts(hidden, rows, known_slots, pool_slots, hand_facts, slot_facts, approximate, seat, own, table,
                  history, tracked, secret_total - len(informative), relaxed)
-
-
-def _sizes_now(view: PlayerView) -> tuple[int, ...]:
-    return view.sizes

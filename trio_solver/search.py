@@ -154,7 +154,6 @@ class _Evaluator:
         table = beliefs.facts.table
         self.table = table
         self.me = view.seat
-        self.hand = view.hand or ()
         self.known_slots = beliefs.facts.known_slots
         self.pool_size = len(beliefs.facts.pool_slots)
         self.centre_dist = beliefs.centre()
@@ -189,43 +188,32 @@ class _Evaluator:
         highs = np.zeros((D, R), dtype=np.int64)
         pool = np.zeros(D, dtype=np.int64)
         det = np.ones(D)
-        table = self.table
-        hand = self.hand
         for d, counts in enumerate(sets):
-            own_lo = own_hi = 0
-            for t, c in zip(tokens, counts):
+            lo: dict[int, int] = {}
+            hi: dict[int, int] = {}
+            slots: list[int] = []
+            n_pool = 0
+            for (kind, i), c in zip(tokens, counts):
                 if not c:
                     continue
-                kind, i = t
                 if kind == "pool":
-                    pool[d] = c
+                    n_pool = c
                 elif kind == "slot":
-                    if self.known_slots[i] != v:
-                        det[d] = 0.0
-                elif i == self.me:
-                    if kind == "lo":
-                        own_lo = c
-                    else:
-                        own_hi = c
+                    slots.append(i)
+                elif kind == "lo":
+                    lo[i] = c
                 else:
-                    row = self.b.row_of_seat(i)
-                    if row is None:
-                        det[d] = 0.0
-                        continue
-                    if kind == "lo":
-                        lows[d, row] = table.lo_used[i] + c
-                    else:
-                        highs[d, row] = table.hi_used[i] + c
-                    if lows[d, row] + highs[d, row] > table.sizes[i]:
-                        det[d] = 0.0
-            if own_lo or own_hi:
-                me = self.me
-                assert me is not None
-                a = table.lo_used[me] + own_lo
-                bb = table.hi_used[me] + own_hi
-                n = len(hand)
-                if a + bb > n or any(x != v for x in hand[:a]) or any(x != v for x in hand[n - bb:]):
-                    det[d] = 0.0
+                    hi[i] = c
+            got = self.b.demands(v, lo, hi, slots, n_pool)
+            if got is None:
+                det[d] = 0.0
+                continue
+            demands, pool[d] = got
+            for seat, (a, b) in demands.items():
+                row = self.b.row_of_seat(seat)
+                assert row is not None
+                lows[d, row] = a
+                highs[d, row] = b
         keep = det > 0
         out = np.zeros(D)
         if keep.any():
