@@ -386,12 +386,18 @@ def _read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
     return tuple(raw)
 
 
-def _read_deal(raw: Any, rules: Rules) -> Deal:
+def _object(raw: Any, loc: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """``raw`` as a JSON object whose keys are all in ``allowed``."""
     if not isinstance(raw, dict):
-        _fail("deal", f"expected an object, got {_kind(raw)}")
+        _fail(loc, f"expected an object, got {_kind(raw)}")
     for key in raw:
-        if key not in ("hands", "centre"):
-            _fail(f"deal.{_key_text(key)}", "unknown key (allowed: hands, centre)")
+        if key not in allowed:
+            _fail(f"{loc}.{_key_text(key)}", f"unknown key (allowed: {', '.join(allowed)})")
+    return raw
+
+
+def _read_deal(raw: Any, rules: Rules) -> Deal:
+    raw = _object(raw, "deal", ("hands", "centre"))
     if "hands" not in raw:
         _fail("deal.hands", "missing")
     hands = raw["hands"]
@@ -416,11 +422,7 @@ def _check_viewer(viewer: Viewer, rules: Rules) -> None:
 
 
 def _read_viewer(raw: Any, rules: Rules) -> Viewer:
-    if not isinstance(raw, dict):
-        _fail("viewer", f"expected an object, got {_kind(raw)}")
-    for key in raw:
-        if key not in ("seat", "hand"):
-            _fail(f"viewer.{_key_text(key)}", "unknown key (allowed: seat, hand)")
+    raw = _object(raw, "viewer", ("seat", "hand"))
     for key in ("seat", "hand"):
         if key not in raw:
             _fail(f"viewer.{key}", "missing")
