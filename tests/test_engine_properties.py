@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from trio_solver.engine import Game, play_random_game
 from trio_solver.errors import IllegalMoveError
-from trio_solver.record import Record, replay_view
+from trio_solver.record import event_to_json, Record, replay_view
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Mode, Rules
 from trio_solver.table import Swap, Turn, TurnStatus
@@ -230,14 +230,8 @@ def test_undo_everything_returns_to_the_deal(rules: Rules, seed: int, stop: int)
         game.undo()
 
 
-def events_json(events: tuple[Any, ...] | list[Any]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for e in events:
-        if isinstance(e, Turn):
-            out.append({"turn": e.seat, "reveals": [r.to_json() for r in e.reveals]})
-        else:
-            out.append({"swap": list(e.seats), "cards": None if e.cards is None else list(e.cards)})
-    return out
+def events_json(events: Any) -> list[dict[str, Any]]:
+    return [event_to_json(e) for e in events]
 
 
 @SLOW

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from trio_solver.cli import main
 from trio_solver.engine import Game, play_random_game
 from trio_solver.errors import RecordError
-from trio_solver.record import MAX_RECORD_BYTES, Record, replay_view
+from trio_solver.record import event_to_json, MAX_RECORD_BYTES, Record, replay_view
 from trio_solver.reveal import Reveal
 from trio_solver.rules import Rules
 from trio_solver.table import Swap, Turn
@@ -52,13 +52,7 @@ def _stop_early(rules: Rules, seed: int, turns: int) -> Game:
 
 
 def events_json(events: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for e in events:
-        if isinstance(e, Turn):
-            out.append({"turn": e.seat, "reveals": [r.to_json() for r in e.reveals]})
-        else:
-            out.append({"swap": list(e.seats), "cards": None if e.cards is None else list(e.cards)})
-    return out
+    return [event_to_json(e) for e in events]
 
 
 def viewer_doc(game: Game, seat: int | None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from .rules import COPIES, VALUES, Rules
 from .table import Event, Swap, Table, Turn, TurnStatus
 from .view import PlayerView
 
-__all__ = ["FORMAT", "Record", "Viewer", "replay_view", "where", "MAX_RECORD_BYTES"]
+__all__ = ["FORMAT", "Record", "Viewer", "event_to_json", "replay_view", "where", "MAX_RECORD_BYTES"]
 
 FORMAT = "trio-record/1"
 #: Larger documents are refused before parsing (a real game is a few kB).
@@ -186,13 +186,7 @@ class Record:
             out["deal"] = {"hands": [list(h) for h in self.deal.hands], "centre": list(self.deal.centre)}
         if self.viewer is not None:
             out["viewer"] = {"seat": self.viewer.seat, "hand": list(self.viewer.hand)}
-        evs: list[dict[str, Any]] = []
-        for e in self.events:
-            if isinstance(e, Turn):
-                evs.append({"turn": e.seat, "reveals": [
-                    r.to_json() if values or self.deal is None else r.reveal.to_json() for r in e.reveals]})
-            else:
-                evs.append({"swap": list(e.seats), "cards": None if e.cards is None else list(e.cards)})
+        evs = [event_to_json(e, values=values or self.deal is None) for e in self.events]
         out["events"] = evs
         return out
 
@@ -298,6 +292,14 @@ class Record:
         """The seat that won, if the game ended."""
         final = self._final if self._final is not None else self.view(None)
         return final.winner
+
+
+def event_to_json(event: Event, *, values: bool = True) -> dict[str, Any]:
+    """One event in the record form (``values=False`` leaves out the values of reveals)."""
+    if isinstance(event, Turn):
+        return {"turn": event.seat,
+                "reveals": [r.to_json() if values else r.reveal.to_json() for r in event.reveals]}
+    return {"swap": list(event.seats), "cards": None if event.cards is None else list(event.cards)}
 
 
 def replay_view(
