@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from trio_solver.engine import play_random_game
 from trio_solver.rules import Mode, Rules
-from trio_solver.table import Turn
+from trio_solver.events import Turn
 
 TARGET = 50_000  # reveals per second
 

@@ -34,7 +34,7 @@ from trio_solver.facts import extract
 from trio_solver.record import Record
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.table import Swap, Turn
+from trio_solver.events import Swap, Turn
 from trio_solver.view import PlayerView
 
 __all__ = [
@@ -393,7 +393,7 @@ def _multiset_permutations(counts: dict[int, int]) -> Iterator[tuple[int, ...]]:
 def _public_changes(view: PlayerView) -> list[tuple[Any, ...]]:
     """The hand changes of the history from the public table alone, in order:
     ``("trio", value, {seat: cards}, slots)`` and ``("swap", event index, (a, b), cards or None)``."""
-    from trio_solver.table import Table
+    from trio_solver.replay import Table
 
     table = Table(view.rules, view.first_player)
     out: list[tuple[Any, ...]] = []
@@ -404,10 +404,11 @@ def _public_changes(view: PlayerView) -> list[tuple[Any, ...]]:
             continue
         for r, v in e.reveals:
             status = table.apply_reveal(r, v)
+            trio = table.last_trio
             if status.value == "trio":
-                taken = {s: table.last_lo[s] + table.last_hi[s] for s in range(view.rules.players)
-                         if table.last_lo[s] + table.last_hi[s]}
-                out.append(("trio", v, taken, tuple(table.last_centre)))
+                assert trio is not None
+                taken = {s: lo + hi for s, lo, hi in trio.hands}
+                out.append(("trio", v, taken, trio.slots))
     return out
 
 
@@ -623,8 +624,8 @@ def request_sequences(view: PlayerView, rng: random.Random, count: int) -> list[
 def sequence_values(view: PlayerView, placement: Placement, seq: Sequence[Reveal]) -> list[int] | None:
     """What the requests of ``seq`` show one after the other from now (``None``: a hand runs out)."""
     table = view.table_copy()
-    lo = list(table.lo_used)
-    hi = list(table.hi_used)
+    lo = [table.used(s)[0] for s in range(view.rules.players)]
+    hi = [table.used(s)[1] for s in range(view.rules.players)]
     out: list[int] = []
     for r in seq:
         if r.is_centre:

@@ -23,14 +23,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trio_solver.beliefs import Beliefs, Placement, game_from_placement
+from trio_solver.beliefs import Beliefs, Placement
+from trio_solver.sampling import game_from_placement, sample_game
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
 from trio_solver.facts import extract
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Mode, Rules
 from trio_solver.search import advise
-from trio_solver.table import TurnStatus
+from trio_solver.events import TurnStatus
 from trio_solver.view import PlayerView
 
 from helpers_positions import random_position, sub_multisets, trio_line
@@ -196,7 +197,7 @@ def expectimax(games: list[tuple[Game, int]]) -> dict[Reveal, tuple[Fraction, Fr
                 out[r] = (Fraction(0), Fraction(0))
                 continue
             g1 = match[0][0]
-            assert g1.reveal(r) is TurnStatus.TRIO
+            assert g1.reveal(r).status is TurnStatus.TRIO
             won = g1.winner == mover
             g1.undo()
             weight = Fraction(sum(w for _, w in match), total)
@@ -210,7 +211,7 @@ def expectimax(games: list[tuple[Game, int]]) -> dict[Reveal, tuple[Fraction, Fr
         win = Fraction(0)
         for v, grp in groups.items():
             weight = sum(w for _, w in grp)
-            statuses = {g.reveal(r) for g, _ in grp}
+            statuses = {g.reveal(r).status for g, _ in grp}
             assert len(statuses) == 1, "the outcome of a reveal depends only on public facts and its value"
             status = statuses.pop()
             if status is TurnStatus.TRIO:
@@ -374,7 +375,7 @@ def test_advice_refuses_wrong_viewer() -> None:
 def play_plan(game: Game, adv_best: object) -> bool:
     """Play the advised reveal, then the plan step for the value shown; whether a trio was taken."""
     best = adv_best
-    status = game.reveal(best.reveal)  # type: ignore[attr-defined]
+    status = game.reveal(best.reveal).status  # type: ignore[attr-defined]
     if status is TurnStatus.TRIO:
         return True
     if status is not TurnStatus.ONGOING:
@@ -383,7 +384,7 @@ def play_plan(game: Game, adv_best: object) -> bool:
     steps = {s.value: s for s in best.plan}  # type: ignore[attr-defined]
     assert shown in steps, f"the plan has no step for a shown {shown}"
     for r in steps[shown].then:
-        status = game.reveal(r)
+        status = game.reveal(r).status
         if status is TurnStatus.TRIO:
             return True
         if status is not TurnStatus.ONGOING:
@@ -421,7 +422,7 @@ def test_plan_frequency_matches_p_trio() -> None:
         n = math.ceil(p * (1 - p) * (4.5 / 0.02) ** 2)
         hits = 0
         for _ in range(n):
-            sample = beliefs.sample_game(rng)
+            sample = sample_game(beliefs, rng)
             hits += play_plan(sample, adv.best)
         freq = hits / n
         z = (freq - p) / math.sqrt(p * (1 - p) / n)
@@ -445,7 +446,7 @@ def test_advice_independent_of_hidden_cards(rules: Rules, seed: int, reveals: in
         return
     s = g1.to_move
     v1 = g1.view(s)
-    g2 = Beliefs(v1).sample_game(random.Random(seed + 1))
+    g2 = sample_game(Beliefs(v1), random.Random(seed + 1))
     v2 = g2.view(s)
     assert _same_view(v1, v2)
     a1, a2 = advise(v1), advise(v2)
@@ -461,7 +462,7 @@ def test_advice_independent_of_hidden_cards_deals_differ() -> None:
     for seed in range(20):
         g1 = random_position(Rules(4), seed, 10)
         v1 = g1.view(g1.to_move)
-        g2 = Beliefs(v1).sample_game(random.Random(seed))
+        g2 = sample_game(Beliefs(v1), random.Random(seed))
         differ += g2.deal_ != g1.deal_
         assert advise(v1).evaluations == advise(g2.view(g1.to_move)).evaluations
     assert differ >= 15
@@ -493,7 +494,7 @@ def test_advice_independent_of_hidden_cards_team_play() -> None:
                 continue  # the swap cards are secret to s: no exact deal behind its view
             v1 = game.view(s)
             assert not Beliefs(v1).approximate
-            g2 = Beliefs(v1).sample_game(random.Random(seed))
+            g2 = sample_game(Beliefs(v1), random.Random(seed))
             assert _same_view(v1, g2.view(s))
             assert advise(v1).evaluations == advise(g2.view(s)).evaluations
             checked += 1

@@ -19,7 +19,7 @@ from trio_solver.reveal import Reveal
 from trio_solver.rules import Mode, Rules
 from trio_solver.search import advise
 from trio_solver.simulate import play_game
-from trio_solver.table import Turn
+from trio_solver.events import Turn
 from trio_solver.view import PlayerView
 
 ROOT = Path(__file__).resolve().parent.parent

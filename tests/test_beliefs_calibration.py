@@ -31,7 +31,7 @@ from trio_solver.beliefs import Beliefs
 from trio_solver.engine import Game
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Rules
-from trio_solver.table import Swap
+from trio_solver.events import Swap
 from trio_solver.view import PlayerView
 
 #: A deviation beyond this many standard errors fails the test.

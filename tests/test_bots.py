@@ -7,6 +7,7 @@ import random
 import pytest
 
 from helpers_positions import random_position
+from trio_solver.sampling import sample_game
 from trio_solver.beliefs import Beliefs
 from trio_solver.bots import BOT_NAMES, Bot, MemoryBot, RandomBot, SolverBot, make_bot
 from trio_solver.engine import Game
@@ -15,7 +16,7 @@ from trio_solver.record import Record
 from trio_solver.reveal import Reveal
 from trio_solver.rules import Mode, Rules
 from trio_solver.simulate import play_game
-from trio_solver.table import Swap, TurnStatus
+from trio_solver.events import Swap, TurnStatus
 from trio_solver.view import PlayerView
 
 ALL_RULES = tuple(
@@ -108,7 +109,7 @@ def _same_view(a: PlayerView, b: PlayerView) -> bool:
 def _twin(game: Game, seat: int, seed: int) -> Game:
     """Another true state behind the view of ``seat`` (drawn from its exact posterior)."""
     view = game.view(seat)
-    other = Beliefs(view).sample_game(random.Random(seed))
+    other = sample_game(Beliefs(view), random.Random(seed))
     assert _same_view(view, other.view(seat))
     return other
 
@@ -200,7 +201,7 @@ def test_bots_take_a_certain_trio(name: str, value: int) -> None:
     game = _certain_trio_game(value)
     bot = make_bot(name, random.Random(0))
     for _ in range(3):
-        status = game.reveal(bot.choose_reveal(game.view(0)))
+        status = game.reveal(bot.choose_reveal(game.view(0))).status
     assert status is TurnStatus.TRIO
     assert game.table.trios[0] == (value,)
     assert game.over == (value == 7)
@@ -222,7 +223,7 @@ def test_memory_bot_completes_a_remembered_trio() -> None:
     for _ in range(3):
         r = bot.choose_reveal(game.view(0))
         shown.append(r)
-        status = game.reveal(r)
+        status = game.reveal(r).status
     assert status is TurnStatus.TRIO, shown
     assert game.table.trios[0] == (5,)
     assert set(shown) == {Reveal.centre(0), Reveal.centre(1), Reveal.lowest(2)}

@@ -17,7 +17,7 @@ from trio_solver.engine import Game
 from trio_solver.record import Record
 from trio_solver.render import describe_event
 from trio_solver.rules import Rules
-from trio_solver.table import Swap, Turn
+from trio_solver.events import Swap, Turn
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
 

@@ -18,7 +18,7 @@ from trio_solver.engine import Game
 from trio_solver.record import Record, replay_view
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Rules
-from trio_solver.table import Swap, Turn, TurnStatus
+from trio_solver.events import Swap, Turn, TurnStatus
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
 FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []

@@ -20,7 +20,7 @@ from trio_solver.errors import IllegalMoveError
 from trio_solver.record import event_to_json, Record, replay_view
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.table import Swap, Turn, TurnStatus
+from trio_solver.events import Swap, Turn, TurnStatus
 from trio_solver.view import PlayerView
 
 SETTINGS: list[Rules] = [
@@ -42,9 +42,8 @@ seed_st = st.integers(0, 2**32 - 1)
 def state(game: Game) -> tuple[Any, ...]:
     t = game.table
     return (
-        [h[:] for h in game.hands], game.centre[:], t.sizes[:], t.centre[:], t.centre_up[:], t.to_move,
-        list(t.turn), t.lo_used[:], t.hi_used[:], [tuple(x) for x in t.trios], t.winner, t.swap_open[:],
-        list(t.events),
+        [h[:] for h in game.hands], game.centre[:], t.sizes, t.centre_present, t.centre_up, t.to_move,
+        t.turn, [t.used(s) for s in range(game.rules.players)], t.trios, t.winner, t.swap_open, t.events,
     )
 
 
@@ -112,11 +111,11 @@ def random_walk(rules: Rules, seed: int, check: bool = True, stop_after: int | N
         if r.is_centre:
             expected = game.centre[r.index]
         elif r.kind == "lowest":
-            expected = game.hands[r.index][t.lo_used[r.index]]
+            expected = game.hands[r.index][t.used(r.index)[0]]
         else:
-            expected = game.hands[r.index][-1 - t.hi_used[r.index]]
+            expected = game.hands[r.index][-1 - t.used(r.index)[1]]
         shown_before = [x.value for x in t.turn]
-        status = game.reveal(r)
+        status = game.reveal(r).status
         steps += 1
         event = game.events[-1] if status is not TurnStatus.ONGOING else None
         last_value = (event.reveals[-1].value if isinstance(event, Turn) else game.turn[-1].value)
@@ -138,16 +137,16 @@ def random_walk(rules: Rules, seed: int, check: bool = True, stop_after: int | N
                 assert game.to_move == (seat + 1) % n  # no extra turn after a trio
             if status is TurnStatus.FAILURE:
                 assert game.hands == before[0] and game.centre == before[1]  # cards back in place
-                assert game.table.trios == before[9]
+                assert game.table.trios == before[8]
             else:
-                assert game.table.trios[seat] == tuple(before[9][seat]) + (expected,)
+                assert game.table.trios[seat] == tuple(before[8][seat]) + (expected,)
                 assert sum(len(h) for h in game.hands) + sum(v is not None for v in game.centre) == (
                     sum(len(h) for h in before[0]) + sum(v is not None for v in before[1]) - 3)
         # invariants
         assert accounted(game) == full
         assert all(h == sorted(h) for h in game.hands)
-        assert game.table.sizes == [len(h) for h in game.hands]
-        assert game.table.centre == [v is not None for v in game.centre]
+        assert game.table.sizes == tuple(len(h) for h in game.hands)
+        assert game.table.centre_present == tuple(v is not None for v in game.centre)
         if check:
             after = state(game)
             game.undo()

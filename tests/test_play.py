@@ -11,7 +11,7 @@ from trio_solver.play import play_terminal
 from trio_solver.record import Record
 from trio_solver.reveal import Reveal
 from trio_solver.rules import Mode, Rules
-from trio_solver.table import Turn
+from trio_solver.events import Turn
 
 
 class ScriptedInput(io.StringIO):

@@ -26,7 +26,7 @@ from trio_solver.errors import RecordError
 from trio_solver.record import event_to_json, MAX_RECORD_BYTES, Record, replay_view
 from trio_solver.reveal import Reveal
 from trio_solver.rules import Rules
-from trio_solver.table import Swap, Turn
+from trio_solver.events import Swap, Turn
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
 CORPUS_FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
@@ -680,7 +680,7 @@ def test_views_of_a_record() -> None:
         viewer.view(2)
     with pytest.raises(RecordError, match="no deal"):
         viewer.game()
-    with pytest.raises(RecordError, match="--after"):
+    with pytest.raises(RecordError, match="^after: expected 0 to"):
         rec.view(None, len(rec.events) + 1)
     with pytest.raises(RecordError, match="a viewer needs both"):
         replay_view(g.rules, (), seat=1)

@@ -19,7 +19,8 @@ from trio_solver.errors import IllegalMoveError, RecordError, RulesError
 from trio_solver.record import Record
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, DEAL_TABLE, SEVEN, VALUES, Mode, Rules, default_links
-from trio_solver.table import Swap, Table, Turn, TurnStatus
+from trio_solver.events import Swap, Turn, TurnStatus
+from trio_solver.replay import Table
 
 C, L, H = Reveal.centre, Reveal.lowest, Reveal.highest
 
@@ -65,11 +66,7 @@ def build(
 def state(game: Game) -> tuple[Any, ...]:
     """Everything mutable in a game, copied, for before/after comparisons."""
     t = game.table
-    return (
-        [h[:] for h in game.hands], game.centre[:], t.sizes[:], t.centre[:], t.centre_up[:], t.to_move,
-        list(t.turn), t.lo_used[:], t.hi_used[:], [x[:] for x in t.trios], t.winner, t.swap_open[:],
-        list(t.events), t.last_lo[:], t.last_hi[:], t.last_centre[:],
-    )
+    return ([h[:] for h in game.hands], game.centre[:], t.snapshot(), t.events, t.last_trio)
 
 
 def refused(game: Game, action: Callable[[], object], match: str | None = None) -> IllegalMoveError:
@@ -83,7 +80,7 @@ def refused(game: Game, action: Callable[[], object], match: str | None = None) 
 
 
 def play(game: Game, *reveals: Reveal) -> list[TurnStatus]:
-    return [game.reveal(r) for r in reveals]
+    return [game.reveal(r).status for r in reveals]
 
 
 def total_cards(game: Game) -> Counter[int]:
@@ -167,10 +164,10 @@ def test_from_deal_sorts_the_hands() -> None:
 def test_centre_slots_keep_their_identity() -> None:
     g = build(3, hands={0: [1, 1, 2, 2, 3, 3, 4, 4, 12]}, centre={0: 9, 3: 5, 8: 11})
     dealt = g.centre[:]
-    assert g.reveal(C(3)) is TurnStatus.ONGOING
-    assert g.reveal(C(8)) is TurnStatus.FAILURE  # 5 then 11
+    assert g.reveal(C(3)).status is TurnStatus.ONGOING
+    assert g.reveal(C(8)).status is TurnStatus.FAILURE  # 5 then 11
     assert g.centre == dealt  # each card went back face down to its own slot
-    assert g.table.centre_up == [False] * 9
+    assert g.table.centre_up == (False,) * 9
     # the public log says which slot showed what, and the slot still holds it
     assert g.events[-1] == Turn(0, ((C(3), 5), (C(8), 11)))
     assert g.peek(C(3)) == 5 and g.peek(C(8)) == 11 and g.peek(C(0)) == 9
@@ -207,9 +204,9 @@ def test_only_the_two_ends_of_a_hand_are_accessible() -> None:
 
 def test_repeated_request_reveals_the_next_card() -> None:
     g = build(3, hands={1: [4, 4, 5, 6, 7, 8, 9, 11, 11]}, first=0)
-    assert g.reveal(L(1)) is TurnStatus.ONGOING
+    assert g.reveal(L(1)).status is TurnStatus.ONGOING
     assert g.peek(L(1)) == 4  # the next card is now the lowest still in hand
-    assert g.reveal(L(1)) is TurnStatus.ONGOING
+    assert g.reveal(L(1)).status is TurnStatus.ONGOING
     assert [r.value for r in g.turn] == [4, 4]
     assert g.table.position(L(1)) == 2
     assert g.peek(L(1)) == 5
@@ -219,21 +216,20 @@ def test_repeated_request_reveals_the_next_card() -> None:
 
 def test_one_card_per_request_even_with_duplicates() -> None:
     g = build(3, hands={1: [3, 3, 3, 5, 6, 7, 8, 9, 10]}, first=0)
-    assert g.reveal(L(1)) is TurnStatus.ONGOING
+    assert g.reveal(L(1)).status is TurnStatus.ONGOING
     assert g.turn == [(L(1), 3)]  # one card, not the three 3s
     assert g.table.accessible(1) == 8
     assert g.hands[1] == [3, 3, 3, 5, 6, 7, 8, 9, 10]  # still the owner's until the turn ends
-    assert g.reveal(L(1)) is TurnStatus.ONGOING
-    assert g.reveal(L(1)) is TurnStatus.TRIO  # three requests for three cards
+    assert g.reveal(L(1)).status is TurnStatus.ONGOING
+    assert g.reveal(L(1)).status is TurnStatus.TRIO  # three requests for three cards
     assert g.hands[1] == [5, 6, 7, 8, 9, 10]
     assert g.table.trios[0] == (3,)
 
 
 def test_every_card_of_a_hand_face_up_cannot_be_asked_again() -> None:
     # a constructed position: seat 1 holds only two cards
-    g = build(3, hands={1: [6, 6, 1, 2, 3, 4, 5, 7, 8]}, first=0)
-    g.hands[1] = [6, 6]
-    g.table.sizes[1] = 2
+    full = build(3, hands={1: [6, 6, 1, 2, 3, 4, 5, 7, 8]}, first=0)
+    g = Game.constructed(full.rules, [full.hands[0], [6, 6], full.hands[2]], full.centre, to_move=0)
     play(g, L(1), H(1))
     assert L(1) not in g.legal_reveals() and H(1) not in g.legal_reveals()
     refused(g, lambda: g.reveal(L(1)), "already face up")
@@ -259,7 +255,7 @@ def test_empty_hand_cannot_be_asked_but_its_player_still_plays() -> None:
         assert a != b
         play(g, L(0), H(0))
     assert g.to_move == 2
-    assert g.reveal(C(0)) is TurnStatus.ONGOING
+    assert g.reveal(C(0)).status is TurnStatus.ONGOING
     assert g.table.turn[0].reveal == C(0)
 
 
@@ -268,11 +264,11 @@ def test_turn_fails_at_once_after_a_different_value() -> None:
               centre={4: 2}, first=0)
     hands, centre = [h[:] for h in g.hands], g.centre[:]
     assert play(g, L(1), C(4)) == [TurnStatus.ONGOING, TurnStatus.ONGOING]  # 2, 2
-    assert g.reveal(H(0)) is TurnStatus.FAILURE  # 12
+    assert g.reveal(H(0)).status is TurnStatus.FAILURE  # 12
     # every card went back exactly where it came from
     assert g.hands == hands and g.centre == centre
-    assert g.table.lo_used == [0, 0, 0] and g.table.hi_used == [0, 0, 0]
-    assert g.table.sizes == [9, 9, 9] and g.table.trios == [(), (), ()]
+    assert [g.table.used(s) for s in range(3)] == [(0, 0)] * 3
+    assert g.table.sizes == (9, 9, 9) and g.table.trios == ((), (), ())
     assert g.peek(L(1)) == 2 and g.peek(C(4)) == 2 and g.peek(H(0)) == 12
     assert g.to_move == 1
     assert g.events == [Turn(0, ((L(1), 2), (C(4), 2), (H(0), 12)))]
@@ -298,11 +294,11 @@ def test_trio_from_centre_other_hand_and_own_hand() -> None:
     assert play(g3, L(0), C(5), H(2)) == [TurnStatus.ONGOING] * 2 + [TurnStatus.TRIO]
     assert g3.hands[0] == [5, 6, 8, 9, 10, 11]  # lowest removed from own hand
     assert g3.hands[2] == [1, 1, 2, 2, 3, 3]  # highest removed from another hand
-    assert g3.centre[5] is None and g3.table.centre[5] is False
+    assert g3.centre[5] is None and g3.table.centre_present[5] is False
     assert C(5) not in g3.legal_reveals()
     refused(g3, lambda: g3.reveal(C(5)), "empty")
-    assert g3.table.trios == [(4,), (), (), ()]
-    assert g3.table.sizes == [6, 7, 6, 7]
+    assert g3.table.trios == ((4,), (), (), ())
+    assert g3.table.sizes == (6, 7, 6, 7)
     assert total_cards(g3) == {v: 3 for v in VALUES}
 
 
@@ -340,38 +336,30 @@ def test_two_equal_values_force_a_third_reveal() -> None:
 
 
 def test_stuck_turn_is_a_failure_on_a_table() -> None:
-    t = Table(Rules(3))
-    t.sizes = [0, 0, 0]
-    t.centre = [True, True] + [False] * 7
+    t = Table.constructed(Rules(3), [0, 0, 0], [True, True] + [False] * 7)
     assert t.legal_reveals() == [C(0), C(1)]
     assert t.apply_reveal(C(0), 5) is TurnStatus.ONGOING
     assert t.apply_reveal(C(1), 5) is TurnStatus.STUCK
-    assert t.to_move == 1 and t.turn == []
-    assert t.centre == [True, True] + [False] * 7 and t.centre_up == [False] * 9
-    assert t.trios == [(), (), ()]
-    assert t.events == [Turn(0, ((C(0), 5), (C(1), 5)))]
+    assert t.to_move == 1 and t.turn == ()
+    assert t.centre_present == (True, True) + (False,) * 7 and t.centre_up == (False,) * 9
+    assert t.trios == ((), (), ())
+    assert t.events == (Turn(0, ((C(0), 5), (C(1), 5))),)
 
 
 def test_stuck_turn_in_the_engine_returns_the_cards() -> None:
-    g = build(3, first=0)
-    # edit the true state into a position a dealt game never reaches: only two
-    # centre cards and one hand card left in play
-    g.hands = [[], [8], []]
-    g.centre = [8, 8] + [None] * 7
-    g.table.sizes = [0, 1, 0]
-    g.table.centre = [True, True] + [False] * 7
+    # positions a dealt game never reaches: only two centre cards and one hand card left in play
+    rules = Rules(3)
+    g = Game.constructed(rules, [[], [8], []], [8, 8] + [None] * 7, to_move=0)
     assert play(g, C(0), C(1), L(1)) == [TurnStatus.ONGOING, TurnStatus.ONGOING, TurnStatus.TRIO]
     for _ in range(3):
         g.undo()
     assert g.hands == [[], [8], []] and g.turn == []
-    g.hands = [[], [], []]
-    g.table.sizes = [0, 0, 0]
+    g = Game.constructed(rules, [[], [], []], [8, 8] + [None] * 7, to_move=0)
     assert play(g, C(0), C(1))[-1] is TurnStatus.STUCK
     assert g.centre[:2] == [8, 8] and g.to_move == 1
     # a single card left: stuck at the first reveal, no hang
-    g.centre = [8] + [None] * 8
-    g.table.centre = [True] + [False] * 8
-    assert g.reveal(C(0)) is TurnStatus.STUCK
+    g = Game.constructed(rules, [[], [], []], [8] + [None] * 8, to_move=1)
+    assert g.reveal(C(0)).status is TurnStatus.STUCK
     assert g.to_move == 2 and g.centre[0] == 8
 
 
@@ -528,7 +516,6 @@ def test_swap_refusals() -> None:
     missing2 = next(v for v in VALUES if v not in g.hands[2])
     refused(g, lambda: g.swap(0, 2, g.hands[0][0], missing2), f"holds no {missing2}")
     g.hands[0][0] = 1  # even when the hand holds a 1, True is not a card
-    g.table.sizes[0] = len(g.hands[0])
     refused(g, lambda: g.swap(0, 2, True, g.hands[2][0]), "holds no True")
     refused(g, lambda: g.swap(0, 2, g.hands[0][0], 2.0), "holds no 2.0")  # type: ignore[arg-type]
     plain = Game.deal(Rules(4), seed=4)
@@ -568,7 +555,7 @@ def test_six_player_moment_excludes_scorer_and_team_with_empty_partner() -> None
     play(g, L(0), H(0))  # seat 3 fails
     assert g.to_move == 4
     assert L(4) not in g.legal_reveals()
-    assert g.reveal(L(0)) is TurnStatus.ONGOING
+    assert g.reveal(L(0)).status is TurnStatus.ONGOING
 
 
 def test_team_trios_are_pooled() -> None:
@@ -601,7 +588,7 @@ def test_team_picante_linked_trios_of_partners_win() -> None:
 def test_partners_may_ask_each_other() -> None:
     g = Game.deal(Rules(4, teams=True), seed=8, first_player=0)
     assert L(2) in g.legal_reveals() and H(2) in g.legal_reveals()
-    assert g.reveal(L(2)) is TurnStatus.ONGOING
+    assert g.reveal(L(2)).status is TurnStatus.ONGOING
 
 
 # ---------------------------------------------------------------------------
@@ -679,8 +666,8 @@ def test_mistake_going_on_after_two_different_values() -> None:
 
 def test_mistake_two_cards_in_one_request() -> None:
     g2 = build(3, hands={1: [6, 6, 9, 9, 10, 10, 11, 11, 12]}, first=0)
-    assert g2.reveal(L(1)) is TurnStatus.ONGOING
-    assert len(g2.turn) == 1 and g2.table.lo_used[1] == 1
+    assert g2.reveal(L(1)).status is TurnStatus.ONGOING
+    assert len(g2.turn) == 1 and g2.table.used(1) == (1, 0)
     # a record cannot write two places, or two values, in one reveal
     for reveal in ({"lowest": 1, "highest": 1, "value": 6}, {"lowest": 1, "value": [6, 6]},
                    {"lowest": [1, 1], "value": 6}):
@@ -741,13 +728,13 @@ def test_worked_example_as_printed_is_not_a_possible_deal() -> None:
 
 def test_worked_example_question_1_middle_five_not_accessible() -> None:
     g = build(6, hands={0: [2, 5, 5, 8, 11]}, centre={2: 5}, first=0)
-    assert g.reveal(C(2)) is TurnStatus.ONGOING
+    assert g.reveal(C(2)).status is TurnStatus.ONGOING
     assert C(2) not in g.legal_reveals()
     own = [r for r in g.legal_reveals() if r.seat == 0]
     assert sorted(map(str, own)) == ["h0", "l0"]
     assert sorted(g.peek(r) for r in own) == [2, 11]
     # revealing an end of the own hand shows 2 (or 11): a failure, the 5s stay
-    assert g.reveal(L(0)) is TurnStatus.FAILURE
+    assert g.reveal(L(0)).status is TurnStatus.FAILURE
     assert g.hands[0] == [2, 5, 5, 8, 11] and g.centre[2] == 5
 
 
@@ -756,12 +743,12 @@ def test_worked_example_questions_2_and_3() -> None:
     # (the own hand is 2 6 6 8 11 so that the deck has exactly three 5s).
     alice = [5, 5, 9, 10, 12]
     g = build(6, hands={0: [2, 6, 6, 8, 11], 1: alice}, centre={2: 5}, first=0)
-    assert g.reveal(C(2)) is TurnStatus.ONGOING
+    assert g.reveal(C(2)).status is TurnStatus.ONGOING
     # Q2: Alice's lowest is a 5; the same request may be repeated
-    assert g.reveal(L(1)) is TurnStatus.ONGOING
+    assert g.reveal(L(1)).status is TurnStatus.ONGOING
     assert L(1) in g.legal_reveals() and g.peek(L(1)) == 5
     # Q3: the second 5 completes the trio and the turn passes
-    assert g.reveal(L(1)) is TurnStatus.TRIO
+    assert g.reveal(L(1)).status is TurnStatus.TRIO
     assert g.table.trios[0] == (5,) and g.to_move == 1
     assert g.hands[1] == [9, 10, 12]
     # "Had Alice shown a 6, the turn would also have ended, the three cards back in place"
@@ -769,7 +756,7 @@ def test_worked_example_questions_2_and_3() -> None:
     hands, centre = [h[:] for h in g6.hands], g6.centre[:]
     assert play(g6, C(2), L(1), L(1)) == [TurnStatus.ONGOING, TurnStatus.ONGOING, TurnStatus.FAILURE]
     assert g6.hands == hands and g6.centre == centre and g6.to_move == 1
-    assert g6.table.trios == [()] * 6
+    assert g6.table.trios == ((),) * 6
 
 
 # ---------------------------------------------------------------------------
@@ -816,6 +803,6 @@ def test_a_table_snapshot_can_be_restored_twice() -> None:
     for _ in range(2):
         for _ in range(3):
             t.apply_reveal(L(1), 4)
-        assert t.sizes == [9, 6, 9] and t.trios == [(4,), (), ()]
+        assert t.sizes == (9, 6, 9) and t.trios == ((4,), (), ())
         t.restore(snap)
-        assert t.sizes == [9, 9, 9] and t.trios == [(), (), ()] and t.events == [] and t.to_move == 0
+        assert t.sizes == (9, 9, 9) and t.trios == ((), (), ()) and t.events == () and t.to_move == 0

@@ -16,7 +16,7 @@ from trio_solver.errors import ViewError
 from trio_solver.record import Record
 from trio_solver.rules import Mode, Rules
 from trio_solver.simulate import game_seed, run_tournament, wilson
-from trio_solver.table import Turn
+from trio_solver.events import Turn
 
 ROOT = Path(__file__).resolve().parent.parent
 

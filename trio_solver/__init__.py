@@ -1,14 +1,26 @@
-"""trio_solver: rules engine, exact hidden-card inference and move advice for Trio.
+"""trio_solver: rules engine, exact hidden-card inference, advice, bots and analysis for Trio.
 
-The layout follows the flow of data: :mod:`~trio_solver.record` (game records)
--> :mod:`~trio_solver.engine` (the true state; :mod:`~trio_solver.table` holds
-the public rules of a turn) -> :mod:`~trio_solver.view` (what one seat may see)
--> :mod:`~trio_solver.facts` and :mod:`~trio_solver.beliefs` (exact posterior
-over the hidden cards) -> :mod:`~trio_solver.search` (the advisor).
+The package follows one flow of data (each module imports only from those before it)::
+
+    rules, reveal            value types
+    events                   turns and swaps, and their JSON grammar
+    replay                   the one replayer of the public history (Table), Outcome
+    view                     PlayerView: one seat's position (push/pop, JSON, keys)
+    engine                   Game: the true state (deal, reveal, undo, JSON)
+    record                   the trio-record/1 file format
+    facts -> beliefs         exact posterior over the hidden cards
+    sampling                 whole deals drawn from the posterior
+    search                   the expectimax advisor
+    bots, simulate, analysis players, tournaments, judged games
+    render, play, cli        text, the terminal game, the commands
+
+The names below are the public API; see README.md and docs/.
 """
 
+from .analysis import Analysis, Decision, analyse
 from .beliefs import Beliefs, Placement
-from .engine import Deal, Game
+from .bots import BOT_NAMES, Bot, make_bot
+from .engine import Deal, Game, Shown
 from .errors import (
     ContradictionError,
     IllegalMoveError,
@@ -18,22 +30,34 @@ from .errors import (
     TrioError,
     ViewError,
 )
-from .record import Record, replay_view
+from .events import Event, Swap, Turn, TurnStatus
+from .record import Record
+from .replay import Outcome
 from .reveal import Reveal, Revealed
 from .rules import Mode, Rules
-from .table import Swap, Turn, TurnStatus
-from .view import PlayerView
+from .sampling import sample_game
+from .search import Advice, Evaluation, advise
+from .simulate import Tournament, play_game, run_tournament
+from .view import PlayerView, replay_view
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
+    "Advice",
+    "Analysis",
+    "BOT_NAMES",
     "Beliefs",
+    "Bot",
     "ContradictionError",
     "Deal",
+    "Decision",
+    "Evaluation",
+    "Event",
     "Game",
     "IllegalMoveError",
     "Mode",
     "NotationError",
+    "Outcome",
     "Placement",
     "PlayerView",
     "Record",
@@ -42,10 +66,18 @@ __all__ = [
     "Revealed",
     "Rules",
     "RulesError",
+    "Shown",
     "Swap",
+    "Tournament",
     "TrioError",
     "Turn",
     "TurnStatus",
     "ViewError",
+    "advise",
+    "analyse",
+    "make_bot",
+    "play_game",
     "replay_view",
+    "run_tournament",
+    "sample_game",
 ]

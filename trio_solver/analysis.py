@@ -31,7 +31,7 @@ from .engine import Game
 from .record import Record, replay_view
 from .reveal import Reveal
 from .search import advise
-from .table import Swap, Turn
+from .events import Swap, Turn
 from .view import PlayerView
 
 __all__ = ["THRESHOLDS", "Decision", "SeatSummary", "Analysis", "analyse", "label_for"]

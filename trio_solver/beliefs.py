@@ -40,12 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from .engine import Deal, Game
-from .errors import IllegalMoveError, ViewError
-from .facts import POOL, STATE_BUDGET, Facts, Row, TrioChange, extract
+from .errors import ViewError
+from .facts import POOL, STATE_BUDGET, Facts, Row, extract
 from .reveal import Reveal
 from .rules import VALUES
-from .table import Swap
 from .view import PlayerView
 
 __all__ = ["Beliefs", "Placement", "Demand"]
@@ -565,8 +563,8 @@ class Beliefs:
                 e = sum(c * w for c, w in cells[v].items())
                 if e:
                     pool[v] = self._p(e) / m
-        for slot in range(len(facts.table.centre)):
-            if not facts.table.centre[slot]:
+        for slot, present in enumerate(facts.table.centre_present):
+            if not present:
                 continue
             if slot in facts.known_slots:
                 out[slot] = {facts.known_slots[slot]: 1.0}
@@ -759,8 +757,9 @@ class Beliefs:
                 return None
         out: dict[int, Demand] = {}
         for seat in set(lows) | set(highs):
-            a = table.lo_used[seat] + lows.get(seat, 0)
-            b = table.hi_used[seat] + highs.get(seat, 0)
+            lo_used, hi_used = table.used(seat)
+            a = lo_used + lows.get(seat, 0)
+            b = hi_used + highs.get(seat, 0)
             if a + b > table.sizes[seat]:
                 return None
             if seat == facts.seat:
@@ -790,9 +789,10 @@ class Beliefs:
         lo: dict[int, int] = {}
         hi: dict[int, int] = {}
         slots: set[int] = set()
+        up, present = table.centre_up, table.centre_present
         for r in requests:
             if r.is_centre:
-                if r.index in slots or table.centre_up[r.index] or not table.centre[r.index]:
+                if r.index in slots or up[r.index] or not present[r.index]:
                     return 0.0
                 slots.add(r.index)
             elif r.kind == "lowest":
@@ -822,7 +822,7 @@ class Beliefs:
         order = self._lat.explicit + ([self._lat.implicit] if self._lat.implicit is not None else [])
         n = self.view.rules.players
         hands: list[tuple[int, ...]] = [()] * n
-        centre: list[int | None] = [None] * len(facts.table.centre)
+        centre: list[int | None] = [None] * len(facts.table.centre_present)
         for row, counts in zip(order, m):
             cards = [v for v in VALUES for _ in range(counts[v])]
             if row.key == POOL:
@@ -837,16 +837,6 @@ class Beliefs:
             centre[slot] = v
         swaps = tuple((t.event, (bits[2 * t.index], bits[2 * t.index + 1])) for t in facts.tracked)
         return Placement(tuple(hands), tuple(centre), swaps)
-
-    def sample_game(self, rng: random.Random) -> Game:
-        """A full game state at this moment, drawn exactly from the posterior and replayed from its deal.
-
-        Secret swaps are drawn too (the tracked ones from the posterior, those nothing was known
-        about uniformly). Not available when relaxed swaps make the beliefs approximate.
-        """
-        if self.approximate:
-            raise ViewError("too many secret swaps to track: the deal behind this view cannot be sampled exactly")
-        return game_from_placement(self.view, self.facts, self.sample(rng), rng)
 
     # -- words -------------------------------------------------------------------------------------
     def deductions(self) -> list[str]:
@@ -915,67 +905,3 @@ def _join(values: Sequence[int]) -> str:
 
 def _copies(c: int, v: int) -> str:
     return f"{['no', 'one', 'two', 'three'][c]} {v}{'s' if c > 1 else ''}"
-
-
-def initial_deal(facts: Facts, placement: Placement,
-                 rng: random.Random | None = None) -> tuple[Deal, dict[int, tuple[int, int]]]:
-    """The deal that leads to ``placement`` through the view's history, and the cards of every swap.
-
-    Swaps the viewer did not see take their cards from ``placement.swaps``; a secret swap
-    that nothing was known about before it is undone by choosing, uniformly with ``rng``,
-    which card of each hand came from the other (exact under uniformly chosen swap cards).
-    """
-    hands = [list(h) for h in placement.hands]
-    centre = list(placement.centre)
-    sampled = dict(placement.swaps)
-    cards_of: dict[int, tuple[int, int]] = {}
-    for i, change in reversed(facts.history):
-        if isinstance(change, TrioChange):
-            for s, k in change.cards.items():
-                hands[s].extend([change.value] * k)
-            for c in change.slots:
-                centre[c] = change.value
-            continue
-        (a, b) = change.seats
-        cards = change.cards if change.cards is not None else sampled.get(i)
-        if cards is None:
-            if rng is None:
-                raise ViewError(f"event {i}: the cards of this secret swap are unknown")
-            # a uniformly chosen card of each hand now came from the other hand
-            cards = (rng.choice(hands[b]), rng.choice(hands[a]))
-        ga, gb = cards  # a gave ga and received gb
-        if gb not in hands[a] or ga not in hands[b]:
-            raise ViewError(f"event {i}: the placement cannot undo the swap {list(cards)}")
-        hands[a].remove(gb)
-        hands[a].append(ga)
-        hands[b].remove(ga)
-        hands[b].append(gb)
-        cards_of[i] = (ga, gb)
-    if any(c is None for c in centre):
-        raise ViewError("placement leaves a centre slot empty")
-    deal = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(c for c in centre if c is not None))
-    return deal, cards_of
-
-
-def game_from_placement(view: PlayerView, facts: Facts, placement: Placement,
-                        rng: random.Random | None = None) -> Game:
-    """Rebuild the deal behind ``placement`` and replay the view's history on it.
-
-    Raises :class:`~trio_solver.errors.ViewError` if the placement does not reproduce
-    every value the view shows.
-    """
-    deal, cards_of = initial_deal(facts, placement, rng)
-    game = Game(view.rules, deal, view.first_player)
-    for i, e in enumerate(view.events):
-        if isinstance(e, Swap):
-            ga, gb = cards_of[i]
-            try:
-                game.swap(e.seats[0], e.seats[1], ga, gb)
-            except IllegalMoveError as err:
-                raise ViewError(f"event {i}: the placement cannot make this swap: {err}") from None
-        else:
-            for r, v in e.reveals:
-                if game.peek(r) != v:
-                    raise ViewError(f"the placement does not reproduce {r}={v}")
-                game.reveal(r)
-    return game

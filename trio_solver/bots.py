@@ -26,7 +26,7 @@ from .errors import ViewError
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
 from .search import advise
-from .table import Swap, Turn
+from .replay import steps
 from .view import PlayerView
 
 __all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory"]
@@ -83,37 +83,28 @@ class Memory:
     @classmethod
     def of(cls, view: PlayerView) -> Memory:
         """Replay the public history of ``view`` and remember every card shown."""
-        from .table import Table
-
         n = view.rules.players
         mem = cls([[] for _ in range(n)], [[] for _ in range(n)], {})
-        table = Table(view.rules, view.first_player)
-        for e in view.events:
-            if isinstance(e, Swap):
-                for s in e.seats:
+        for step in steps(view.rules, view.first_player, view.events):
+            if step.swap is not None:
+                for s in step.swap.seats:
                     mem.low[s] = []
                     mem.high[s] = []
-                table.apply_swap(e.seats, e.cards)
                 continue
-            assert isinstance(e, Turn)
-            for r, v in e.reveals:
-                if r.is_centre:
-                    mem.slots[r.index] = v
-                else:
-                    s = r.index
-                    if r.kind == "lowest":
-                        _put(mem.low[s], table.lo_used[s], v)
-                    else:
-                        _put(mem.high[s], table.hi_used[s], v)
-                status = table.apply_reveal(r, v)
-                if status.value == "trio":
-                    for s in range(n):
-                        lo, hi = table.last_lo[s], table.last_hi[s]
-                        size = table.sizes[s]  # after the trio left
-                        mem.low[s] = mem.low[s][lo:][:size]
-                        mem.high[s] = mem.high[s][hi:][:size]
-                    for c in table.last_centre:
-                        mem.slots.pop(c, None)
+            r, v = step.reveal, step.value
+            assert r is not None and v is not None
+            if step.depth is None:
+                mem.slots[r.index] = v
+            else:
+                _put(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
+            trio = step.trio
+            if trio is not None:
+                sizes = step.table.sizes  # after the trio left
+                for s, lo, hi in trio.hands:
+                    mem.low[s] = mem.low[s][lo:][:sizes[s]]
+                    mem.high[s] = mem.high[s][hi:][:sizes[s]]
+                for c in trio.slots:
+                    mem.slots.pop(c, None)
         if view.hand is not None and view.seat is not None:
             mem.low[view.seat] = list(view.hand)
             mem.high[view.seat] = list(reversed(view.hand))

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from .errors import TrioError
+from .errors import RecordError, TrioError
 from .facts import STATE_BUDGET
 
 __all__ = ["main"]
@@ -392,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     except TrioError as e:
-        print(f"{PROG}: {_where_file(locals().get('args'))}{e}", file=sys.stderr)
+        print(f"{PROG}: {_where_file(locals().get('args'))}{_in_cli_words(e)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -421,6 +421,18 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     except OSError:
         pass
+
+
+#: Arguments of the library that the commands take as options: their errors name the option.
+_OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed"}
+
+
+def _in_cli_words(e: TrioError) -> str:
+    """The library's message, naming the command-line option where the library names its argument."""
+    where = getattr(e, "where", None)
+    if isinstance(e, RecordError) and where in _OPTION_OF:
+        return f"{_OPTION_OF[where]}: {e.reason}"
+    return str(e)
 
 
 def _where_file(args: argparse.Namespace | None) -> str:

@@ -1,32 +1,39 @@
 """The rules engine over the full true state of a game.
 
 :class:`Game` holds every hand and every centre card, on top of the public
-:class:`~trio_solver.table.Table`. It deals from a seeded generator, lists the
-legal reveals, makes one reveal at a time, settles turns, removes trios,
-performs team swaps at the moments the rules allow, declares the winner, and can
-undo its actions or be copied cheaply for search. An illegal action raises
-:class:`~trio_solver.errors.IllegalMoveError` and leaves the state unchanged.
+:class:`~trio_solver.replay.Table`. It deals from a seeded generator, lists the
+legal reveals, makes one reveal at a time (returning the card shown), settles
+turns, removes trios, performs team swaps at the moments the rules allow,
+declares the winner, and can undo its actions or be copied cheaply for search.
+An illegal action raises :class:`~trio_solver.errors.IllegalMoveError` and
+leaves the state unchanged.
 
 >>> g = Game.deal(Rules(3), seed=1)
->>> r = g.legal_reveals()[0]
->>> status = g.reveal(r)
+>>> shown = g.reveal(g.legal_reveals()[0])
+>>> shown.status, shown.value == g.turn[0].value
+(<TurnStatus.ONGOING: 'ongoing'>, True)
 >>> g.undo(); g.turn
 []
+>>> Game.from_json(g.to_json()) == g
+True
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from .errors import IllegalMoveError
+from ._json import fail, is_int, json_object
+from .errors import IllegalMoveError, RecordError, RulesError
+from .events import Event, RawEvent, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
+from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
-from .table import Event, Swap, Table, Turn, TurnStatus
 from .view import PlayerView
 
-__all__ = ["Deal", "Game", "TurnStatus"]
+__all__ = ["Deal", "Game", "Shown", "TurnStatus", "play_random_game"]
 
 
 @dataclass(frozen=True)
@@ -59,23 +66,80 @@ class Deal:
             )
         counts = dict.fromkeys(VALUES, 0)
         for v in [v for hand in self.hands for v in hand] + list(self.centre):
-            if v not in counts:
-                raise IllegalMoveError(f"deal: {v!r} is not a card value (1 to 12)")
+            if not is_int(v) or v not in counts:
+                raise IllegalMoveError(f"deal: {v!r:.40} is not a card value (1 to 12)")
             counts[v] += 1
         for v, c in counts.items():
             if c != COPIES:
                 raise IllegalMoveError(f"deal: {c} cards of value {v}, the deck has {COPIES}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``deal`` object of a record: ``{"hands": [[...], ...], "centre": [...]}``."""
+        return {"hands": [list(h) for h in self.hands], "centre": list(self.centre)}
+
+    @classmethod
+    def from_json(cls, data: Any, rules: Rules) -> Deal:
+        """Read a ``deal`` object for ``rules`` (hands sorted; raises :class:`RecordError`)."""
+        raw = json_object(data, "deal", ("hands", "centre"))
+        if "hands" not in raw:
+            fail("deal.hands", "missing")
+        hands = raw["hands"]
+        if not isinstance(hands, list) or len(hands) != rules.players:
+            fail("deal.hands", f"expected a list of {rules.players} hands")
+        parsed = tuple(tuple(sorted(_read_cards(h, f"deal.hands[{s}]", rules.hand_size)))
+                       for s, h in enumerate(hands))
+        if "centre" not in raw and rules.centre_size:
+            fail("deal.centre", f"missing ({rules.centre_size} centre cards)")
+        centre = _read_cards(raw.get("centre", []), "deal.centre", rules.centre_size)
+        deal = cls(parsed, centre)
+        try:
+            deal.check(rules)
+        except IllegalMoveError as e:
+            fail("deal", str(e).removeprefix("deal: "))
+        return deal
+
+
+def _read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
+    from ._json import kind
+    if not isinstance(raw, list):
+        fail(loc, f"expected a list of card values, got {kind(raw)}")
+    for k, v in enumerate(raw):
+        if not is_int(v) or v not in VALUES:
+            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {v!r:.40}")
+    if size is not None and len(raw) != size:
+        fail(loc, f"{len(raw)} cards, the rules deal {size}")
+    for v in VALUES:
+        if raw.count(v) > COPIES:
+            fail(loc, f"{raw.count(v)} cards of value {v}, the deck has {COPIES}")
+    return tuple(raw)
+
+
+class Shown(NamedTuple):
+    """What :meth:`Game.reveal` did: the card shown and what it did to the turn."""
+
+    reveal: Reveal
+    value: int
+    status: TurnStatus
+
+    def __str__(self) -> str:
+        return f"{self.reveal}={self.value}"
 
 
 class Game:
     """The true state of a game of Trio.
 
     Use :meth:`deal` to start a seeded game, or :meth:`from_deal` with given cards.
+    Two games are equal when they have the same rules, deal, first player and
+    history (so the same state).
     """
 
     __slots__ = ("rules", "deal_", "table", "hands", "centre", "_undo")
 
     def __init__(self, rules: Rules, deal: Deal, first_player: int = 0) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules: expected Rules, got {type(rules).__name__}")
+        if not isinstance(deal, Deal):
+            raise IllegalMoveError(f"deal: expected a Deal, got {type(deal).__name__}")
         deal.check(rules)
         self.rules = rules
         self.deal_ = deal
@@ -92,6 +156,10 @@ class Game:
         Without ``first_player`` the first player is drawn from the same generator,
         after the shuffle, so one seed fixes the whole start.
         """
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules: expected Rules, got {type(rules).__name__}")
+        if seed is not None and not isinstance(seed, (int, str, bytes)):
+            raise IllegalMoveError(f"seed: expected an integer, got {type(seed).__name__}")
         gen = rng if rng is not None else random.Random(seed)
         d = Deal.shuffle(rules, gen)
         first = gen.randrange(rules.players) if first_player is None else first_player
@@ -101,8 +169,68 @@ class Game:
     def from_deal(cls, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int],
                   first_player: int = 0) -> Game:
         """A game from given hands (any order; sorted here) and centre slots."""
-        d = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(centre))
+        try:
+            d = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(centre))
+        except TypeError:
+            raise IllegalMoveError("deal: expected lists of card values for the hands and the centre") from None
         return cls(rules, d, first_player)
+
+    @classmethod
+    def constructed(cls, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
+                    to_move: int = 0) -> Game:
+        """A position no dealt game need reach (the cards still in play given; ``None``: an empty slot),
+        for puzzles and tests. Its :attr:`deal_` is not a full deck."""
+        g = Game.__new__(Game)
+        g.rules = rules
+        g.deal_ = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(v for v in centre if v is not None))
+        g.table = Table.constructed(rules, [len(h) for h in hands], [v is not None for v in centre], to_move)
+        g.hands = [sorted(h) for h in hands]
+        g.centre = list(centre)
+        g._undo = []
+        return g
+
+    @classmethod
+    def replay(cls, rules: Rules, deal: Deal, events: Sequence[Event | RawEvent], first_player: int = 0,
+               on_event: Callable[[Game], None] | None = None) -> Game:
+        """Play ``events`` on a game dealt ``deal``, checking every rule and every recorded value
+        against the deal; raises :class:`~trio_solver.errors.RecordError` naming the event at fault."""
+        try:
+            game = cls(rules, deal, first_player)
+        except IllegalMoveError as e:
+            fail("first_player", str(e))
+        drive(_GameTarget(game), [raw_event(e) if isinstance(e, Turn) else e for e in events], on_event=on_event)
+        return game
+
+    # -- JSON -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """``{"rules", "first_player", "deal", "events"}`` (a turn in progress included)."""
+        return {"rules": self.rules.to_json(), "first_player": self.table.first_player,
+                "deal": self.deal_.to_json(), "events": [event_to_json(e) for e in self.table.finished_events()]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Game:
+        """Read :meth:`to_json`'s form and replay it (raises :class:`RecordError`)."""
+        d = json_object(data, "", ("rules", "first_player", "deal", "events"))
+        for key in ("rules", "deal", "events"):
+            if key not in d:
+                fail(key, "missing")
+        try:
+            rules = Rules.from_json(d["rules"])
+        except RulesError as e:
+            raise RecordError("", str(e)) from None
+        first = d.get("first_player", 0)
+        if not is_int(first) or not 0 <= first < rules.players:
+            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {first!r:.40}")
+        deal = Deal.from_json(d["deal"], rules)
+        return cls.replay(rules, deal, read_events(d["events"], rules.players, need_values=False), first)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.rules, self.deal_, self.table.first_player, self.table.finished_events()) == (
+            other.rules, other.deal_, other.table.first_player, other.table.finished_events())
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
 
     # -- copying and undo -------------------------------------------------------
     def copy(self) -> Game:
@@ -140,23 +268,39 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """Whether the game has been won."""
         return self.table.winner is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self.table.outcome()
+
+    @property
+    def first_player(self) -> int:
+        """The seat that played the first turn."""
+        return self.table.first_player
 
     @property
     def turn(self) -> list[Revealed]:
         """Cards face up in the turn in progress, in order."""
-        return self.table.turn[:]
+        return list(self.table.turn)
 
     @property
     def events(self) -> list[Event]:
         """Finished events (turns and swaps), in order."""
-        return self.table.events[:]
+        return list(self.table.events)
+
+    @property
+    def trios(self) -> tuple[tuple[int, ...], ...]:
+        """The values of the trios taken by each seat, in order."""
+        return self.table.trios
 
     def legal_reveals(self) -> list[Reveal]:
         """Every reveal allowed now."""
         return self.table.legal_reveals()
 
     def is_legal(self, reveal: Reveal) -> bool:
+        """Whether ``reveal`` is allowed now."""
         try:
             self.table.check_reveal(reveal)
         except IllegalMoveError:
@@ -169,15 +313,11 @@ class Game:
         return self._value(reveal)
 
     def _value(self, reveal: Reveal) -> int:
-        kind, i = reveal
-        if kind == "centre":
-            v = self.centre[i]
+        if reveal.kind == "centre":
+            v = self.centre[reveal.index]
             assert v is not None
             return v
-        t = self.table
-        if kind == "lowest":
-            return self.hands[i][t.lo_used[i]]
-        return self.hands[i][len(self.hands[i]) - 1 - t.hi_used[i]]
+        return self.hands[reveal.index][self.table.position(reveal)]
 
     def swap_moment(self) -> list[tuple[int, int]]:
         """The teams (as seat pairs) that may still make a swap now."""
@@ -186,48 +326,44 @@ class Game:
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see now (``None``: a spectator): its own hand and the public history."""
         rules = self.rules
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < rules.players):
-            raise IllegalMoveError(f"view: there is no seat {seat!r}")
+        if seat is not None and not (type(seat) is int and 0 <= seat < rules.players):
+            raise IllegalMoveError(f"view: there is no seat {seat!r:.40} (seats 0 to {rules.players - 1} or None)")
         events = self.table.finished_events()
         if rules.teams:
             team = None if seat is None else rules.team_of(seat)
-            events = [
-                Swap(e.seats, None) if isinstance(e, Swap) and rules.team_of(e.seats[0]) != team else e
-                for e in events
-            ]
-        table = self.table.copy()
-        table.events = []
+            events = [e.hidden() if isinstance(e, Swap) and rules.team_of(e.seats[0]) != team else e
+                      for e in events]
         return PlayerView(
             rules,
-            table.first_player,
+            self.table.first_player,
             seat,
             None if seat is None else self.deal_.hands[seat],
             tuple(events),
             None if seat is None else tuple(self.hands[seat]),
-            table,
+            self.table.copy(),
         )
 
     # -- actions ----------------------------------------------------------------
-    def reveal(self, reveal: Reveal) -> TurnStatus:
-        """Reveal one card and settle the turn; returns what it did to the turn."""
+    def reveal(self, reveal: Reveal) -> Shown:
+        """Reveal one card and settle the turn; returns the card shown and what it did to the turn."""
         t = self.table
         t.check_reveal(reveal)
         value = self._value(reveal)
         saved_table = t.snapshot()
         status = t.apply_reveal(reveal, value)
-        if status is TurnStatus.TRIO:
+        trio = t.last_trio
+        if trio is not None:
             self._undo.append((saved_table, [h[:] for h in self.hands], self.centre[:]))
-            for s, hand in enumerate(self.hands):
-                lo, hi = t.last_lo[s], t.last_hi[s]
-                if lo or hi:
-                    self.hands[s] = hand[lo : len(hand) - hi]
-            for i in t.last_centre:
+            for s, lo, hi in trio.hands:
+                hand = self.hands[s]
+                self.hands[s] = hand[lo : len(hand) - hi]
+            for i in trio.slots:
                 self.centre[i] = None
         else:
             self._undo.append((saved_table, None, None))
-        return status
+        return Shown(reveal, value, status)
 
-    def play(self, text: str) -> TurnStatus:
+    def play(self, text: str) -> Shown:
         """Reveal from the short notation (``"c3"``)."""
         return self.reveal(Reveal.from_str(text))
 
@@ -236,9 +372,9 @@ class Game:
         t = self.table
         t.check_swap((seat_a, seat_b))
         if type(card_a) is not int or card_a not in self.hands[seat_a]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {card_a!r}")
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {card_a!r:.40}")
         if type(card_b) is not int or card_b not in self.hands[seat_b]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {card_b!r}")
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {card_b!r:.40}")
         self._undo.append((t.snapshot(), [h[:] for h in self.hands], None))
         t.apply_swap((seat_a, seat_b), (card_a, card_b))
         ha, hb = self.hands[seat_a], self.hands[seat_b]
@@ -261,6 +397,34 @@ class Game:
         )
 
 
+class _GameTarget:
+    """:func:`~trio_solver.replay.drive` onto the true state: values come from the deal."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.table = game.table
+
+    def value(self, reveal: Reveal, recorded: int | None, loc: str, i: int) -> int:
+        true = self.game._value(reveal)
+        if recorded is not None and recorded != true:
+            fail(loc, f"{reveal}={recorded}, but the deal puts a {true} there", i)
+        return true
+
+    def reveal(self, reveal: Reveal, value: int) -> TurnStatus:
+        return self.game.reveal(reveal).status
+
+    def swap(self, swap: Swap, loc: str, i: int) -> None:
+        if swap.cards is None:
+            fail(loc, "'cards' is required in a record with a deal", i)
+        try:
+            self.game.swap(swap.seats[0], swap.seats[1], swap.cards[0], swap.cards[1])
+        except IllegalMoveError as e:
+            fail(loc, str(e), i)
+
+    def snapshot(self, events: Sequence[Event]) -> Game:
+        return self.game.copy()
+
+
 def play_random_game(rules: Rules, rng: random.Random, max_reveals: int = 100_000) -> Game:
     """Deal from ``rng`` and play uniformly random legal reveals (and random swaps) to the end."""
     game = Game.deal(rules, rng=rng)
@@ -271,4 +435,4 @@ def play_random_game(rules: Rules, rng: random.Random, max_reveals: int = 100_00
             if game.hands[a] and game.hands[b] and rng.random() < 0.5:
                 game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
         game.reveal(rng.choice(game.legal_reveals()))
-    raise RuntimeError(f"random game did not end within {max_reveals} reveals")
+    raise IllegalMoveError(f"random game did not end within {max_reveals} reveals")

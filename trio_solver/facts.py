@@ -37,7 +37,8 @@ from typing import NamedTuple
 
 from .reveal import Reveal
 from .rules import COPIES
-from .table import Swap, Table, Turn
+from .events import Swap
+from .replay import Table, steps
 from .view import PlayerView
 
 __all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET"]
@@ -221,7 +222,6 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     # First pass: which secret swaps carry information (some fact or change of either hand before them).
     touched = [False] * n
     informative: list[int] = []  # event indices of secret swaps that matter
-    table = Table(rules, view.first_player)
     for i, event in enumerate(view.events):
         if isinstance(event, Swap):
             a, b = event.seats
@@ -252,18 +252,21 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     tracked_of = {t.event: t for t in tracked}
 
     # Second pass: the changes of every hand and the facts.
-    table = Table(rules, view.first_player)
     changes: list[list[_Change]] = [[] for _ in range(n)]
     gave: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (change index, value given) for known swaps
     raw_hand: list[tuple[int, int, int, Reveal, int, int, int]] = []
     slot_last: dict[int, tuple[int, int]] = {}
     history: list[tuple[int, TrioChange | Swap]] = []
     relaxed = 0
-    for i, event in enumerate(view.events):
-        if isinstance(event, Swap):
-            a, b = event.seats
-            if event.cards is not None:
-                ga, gb = event.cards
+    table = Table(rules, view.first_player)
+    for step in steps(rules, view.first_player, view.events):
+        i = step.event
+        table = step.table
+        swap = step.swap
+        if swap is not None:
+            a, b = swap.seats
+            if swap.cards is not None:
+                ga, gb = swap.cards
                 gave[a].append((len(changes[a]), ga))
                 gave[b].append((len(changes[b]), gb))
                 changes[a].append(_Change("known", {ga: 1, gb: -1} if ga != gb else {}))
@@ -276,27 +279,24 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
                 changes[a].append(_Change("relaxed", {}))
                 changes[b].append(_Change("relaxed", {}))
                 relaxed += 1
-            table.apply_swap(event.seats, event.cards)
-            history.append((i, event))
+            history.append((i, swap))
             continue
-        assert isinstance(event, Turn)
-        for j2, (reveal, value) in enumerate(event.reveals):
-            if reveal.is_centre:
-                slot_last[reveal.index] = (i, value)
-            else:
-                s = reveal.index
-                raw_hand.append((i, j2, s, reveal, table.position(reveal), value, len(changes[s])))
-            status = table.apply_reveal(reveal, value)
-            if status.value == "trio":
-                taken: dict[int, int] = {}
-                for s in range(n):
-                    cnt = table.last_lo[s] + table.last_hi[s]
-                    if cnt:
-                        changes[s].append(_Change("known", {value: cnt}))
-                        taken[s] = cnt
-                for c in table.last_centre:
-                    slot_last.pop(c, None)
-                history.append((i, TrioChange(value, taken, tuple(table.last_centre))))
+        reveal, value = step.reveal, step.value
+        assert reveal is not None and value is not None
+        if step.position is None:
+            slot_last[reveal.index] = (i, value)
+        else:
+            s = reveal.index
+            raw_hand.append((i, step.index, s, reveal, step.position, value, len(changes[s])))
+        trio = step.trio
+        if trio is not None:
+            taken: dict[int, int] = {}
+            for s, lo, hi in trio.hands:
+                changes[s].append(_Change("known", {value: lo + hi}))
+                taken[s] = lo + hi
+            for c in trio.slots:
+                slot_last.pop(c, None)
+            history.append((i, TrioChange(value, taken, trio.slots)))
 
     def after(s: int, epoch: int) -> tuple[tuple[int, ...], tuple[FlagTerm, ...], int]:
         known: dict[int, int] = {}
@@ -369,7 +369,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
         v, p, d, rx = f.value, f.position, f.shift, f.relax
         row2.bound(v - 1, hi=p - d[v - 1] + rx, terms=f.flags)
         row2.bound(v, lo=p + 1 - d[v] - rx, terms=f.flags)
-    pool_slots = [c for c, here in enumerate(table.centre) if here and c not in known_slots]
+    pool_slots = [c for c, here in enumerate(table.centre_present) if here and c not in known_slots]
     if pool_slots:
         rows.append(Row(POOL, len(pool_slots)))
     approximate = relaxed > 0

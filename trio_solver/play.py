@@ -21,7 +21,7 @@ from .render import describe_event, frame, render_frame
 from .reveal import Reveal
 from .rules import Rules
 from .search import advise
-from .table import Turn
+from .events import Turn
 
 __all__ = ["play_terminal"]
 

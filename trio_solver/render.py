@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .engine import Game
-from .table import Swap, Turn
+from .events import Swap, Turn
 from .view import PlayerView
 
 __all__ = ["Frame", "frame", "render_frame", "describe_event", "seat_name"]

@@ -339,7 +339,8 @@ def _order_rest(ev: _Evaluator, r: Reveal, t: _Token, ms: dict[_Token, int], v: 
         toks.sort(key=lambda x: (-pair_p(x), 0 if x[1] == ev.me else 1))
     used = {r.index} if r.is_centre else set()
     out: list[Reveal] = []
-    pool_slots = [s for s in ev.b.facts.pool_slots if not ev.table.centre_up[s]]
+    up = ev.table.centre_up
+    pool_slots = [s for s in ev.b.facts.pool_slots if not up[s]]
     for kind, i in toks:
         if kind == "pool":
             slot = next(s for s in pool_slots if s not in used)

@@ -14,9 +14,10 @@ from typing import Any
 from .beliefs import Beliefs
 from .errors import ContradictionError
 from .facts import HandFact, SlotFact, TrioChange
-from .record import Record, where
+from .events import where
+from .record import Record
 from .rules import VALUES
-from .table import Swap, Turn
+from .events import Swap, Turn
 from .view import PlayerView
 
 __all__ = ["Summary", "check_record", "explain_contradiction"]

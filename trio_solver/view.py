@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may see, kept apart from the true state.
+"""What one seat (or a spectator) may see: a position, kept apart from the true state.
 
 A :class:`PlayerView` holds the rules, the public history (turns with the
 values they showed; swaps, with the cards only for the viewer's own team), the
@@ -6,21 +6,41 @@ viewer's own hand, and the public table that follows from them. Bots, the
 belief model and the advisor receive only this object, so they cannot look at a
 hidden card even by mistake.
 
-A view is built either from the true state (:meth:`trio_solver.engine.Game.view`)
-or by replaying a record kept by a person at a real table
-(:func:`trio_solver.record.replay_view`), which checks every event against the
-rules and against the contradictions that need no search.
+Positions are values: they compare equal, hash alike and share a stable
+:meth:`~PlayerView.key` when their public history and the viewer's knowledge
+are the same, and they print and round-trip through JSON. A person at a real
+table drives one with :meth:`~PlayerView.push` (a reveal and the value it
+showed) and :meth:`~PlayerView.pop` (take it back), each returning the new
+position:
+
+>>> v = PlayerView.start(Rules(3), seat=0, hand=[1, 2, 3, 4, 5, 6, 7, 8, 9])
+>>> v = v.push("c4=11").push("l1=2")      # seat 0's turn fails: 11 then 2
+>>> v.to_move, v.push("l1", 2).turn
+(1, (Revealed(reveal=Reveal(kind='lowest', index=1), value=2),))
+>>> PlayerView.from_json(v.to_json()) == v
+True
+
+A view is built from the true state (:meth:`trio_solver.engine.Game.view`), by
+replaying a record kept at a real table (:func:`replay_view`), or by pushing
+reveals onto :meth:`PlayerView.start`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from ._json import fail, is_int, json_object
+from .errors import IllegalMoveError, NotationError, RecordError, RulesError
+from .events import Event, RawEvent, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
+from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
-from .rules import Rules
-from .table import Event, Swap, Table, Turn
+from .rules import COPIES, VALUES, Rules
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "replay_view"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +61,132 @@ class PlayerView:
     hand: tuple[int, ...] | None
     _table: Table = field(repr=False)
 
+    # -- making positions ------------------------------------------------------------
+    @classmethod
+    def start(cls, rules: Rules, seat: int | None = None, hand: Sequence[int] | None = None,
+              first_player: int = 0) -> PlayerView:
+        """The position before the first event, for ``seat`` holding ``hand`` (both ``None``: a spectator)."""
+        return replay_view(rules, (), seat=seat, hand=hand, first_player=first_player)
+
+    def push(self, reveal: Reveal | Revealed | str, value: int | None = None) -> PlayerView:
+        """The position after ``reveal`` showed ``value`` (this position is unchanged).
+
+        ``reveal`` may be a :class:`Reveal`, a :class:`Revealed` or the notation ``"c3"`` /
+        ``"c3=10"``. The value may be left out for a card of the viewer's own hand.
+        Raises :class:`~trio_solver.errors.IllegalMoveError` for a reveal the rules forbid
+        or a value that contradicts what this position knows.
+        """
+        if isinstance(reveal, str):
+            try:
+                parsed: Reveal | Revealed = Revealed.from_str(reveal) if "=" in reveal else Reveal.from_str(reveal)
+            except NotationError as e:
+                raise IllegalMoveError(str(e)) from None
+            reveal = parsed
+        if type(reveal) is Revealed:
+            if value is not None and value != reveal.value:
+                raise IllegalMoveError(f"{reveal}: the value is given twice ({reveal.value} and {value})")
+            value = reveal.value
+            reveal = reveal.reveal
+        if type(reveal) is not Reveal:
+            raise IllegalMoveError(f"expected a reveal such as Reveal.centre(3) or 'c3=10', got {reveal!r:.80}")
+        try:
+            self._table.check_reveal(reveal)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(str(e)) from None
+        if value is None:
+            value = self.own_value(reveal)
+            if value is None:
+                raise IllegalMoveError(f"{reveal}: say which value it showed, e.g. {reveal}=10")
+        if not is_int(value) or value not in VALUES:
+            raise IllegalMoveError(f"{reveal}: a card value is 1 to 12, got {value!r:.80}")
+        shown = Revealed(reveal, value)
+        if self._table.turn:
+            last = self.events[-1]
+            assert isinstance(last, Turn)
+            events = self.events[:-1] + (Turn(last.seat, last.reveals + (shown,)),)
+        else:
+            events = self.events + (Turn(self.to_move, (shown,)),)
+        return self._replaced(events, f"{shown}")
+
+    def push_swap(self, seats: Sequence[int], cards: Sequence[int] | None = None) -> PlayerView:
+        """The position after a team swap (``cards``: what ``seats[0]`` and ``seats[1]`` gave,
+        known only for the viewer's own team; ``None`` otherwise)."""
+        if not isinstance(seats, (list, tuple)) or len(seats) != 2:
+            raise IllegalMoveError(f"swap: expected two seats, got {seats!r:.80}")
+        swap = Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
+        try:
+            self._table.check_swap(swap.seats)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(str(e)) from None
+        return self._replaced(self.events + (swap,), f"swap {list(swap.seats)}")
+
+    def pop(self) -> PlayerView:
+        """The position before the last reveal or swap (raises if there is none)."""
+        if not self.events:
+            raise IllegalMoveError("pop: nothing to take back")
+        last = self.events[-1]
+        if isinstance(last, Turn) and len(last.reveals) > 1:
+            events = self.events[:-1] + (Turn(last.seat, last.reveals[:-1]),)
+        else:
+            events = self.events[:-1]
+        return self._replaced(events, "pop")
+
+    def _replaced(self, events: tuple[Event, ...], what: str) -> PlayerView:
+        try:
+            return replay_view(self.rules, events, seat=self.seat, hand=self.initial_hand,
+                               first_player=self.first_player)
+        except RecordError as e:
+            raise IllegalMoveError(f"{what}: {e.reason}") from None
+
+    # -- values --------------------------------------------------------------------------
+    def _identity(self) -> tuple[object, ...]:
+        return (self.rules, self.first_player, self.seat, self.initial_hand, self.events)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def key(self) -> str:
+        """A stable key (hex digest of the canonical JSON): equal positions, equal keys, in any process."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rules", "first_player", "seat", "hand", "events"}`` (``hand``: as dealt)."""
+        return {
+            "rules": self.rules.to_json(),
+            "first_player": self.first_player,
+            "seat": self.seat,
+            "hand": None if self.initial_hand is None else list(self.initial_hand),
+            "events": [event_to_json(e) for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PlayerView:
+        """Read :meth:`to_json`'s form, replaying and checking it (raises :class:`RecordError`)."""
+        d = json_object(data, "", ("rules", "first_player", "seat", "hand", "events"))
+        for key in ("rules", "events"):
+            if key not in d:
+                fail(key, "missing")
+        try:
+            rules = Rules.from_json(d["rules"])
+        except RulesError as e:
+            raise RecordError("", str(e)) from None
+        seat, hand = d.get("seat"), d.get("hand")
+        if seat is not None and (not is_int(seat) or not 0 <= seat < rules.players):
+            fail("seat", f"expected a seat 0 to {rules.players - 1} or null, got {seat!r:.80}")
+        if hand is not None and (not isinstance(hand, list) or not all(is_int(v) for v in hand)):
+            fail("hand", "expected a list of card values or null")
+        first = d.get("first_player", 0)
+        if not is_int(first) or not 0 <= first < rules.players:
+            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {first!r:.80}")
+        raw = read_events(d["events"], rules.players, need_values=True)
+        return _replay_raw(rules, raw, seat, hand, first)
+
     # -- the public table --------------------------------------------------------
     @property
     def to_move(self) -> int:
@@ -49,31 +195,37 @@ class PlayerView:
 
     @property
     def winner(self) -> int | None:
+        """The seat that took the winning trio, or ``None``."""
         return self._table.winner
 
     @property
     def over(self) -> bool:
+        """Whether the game has been won."""
         return self._table.winner is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self._table.outcome()
 
     @property
     def sizes(self) -> tuple[int, ...]:
         """Cards in each hand, including cards face up in the turn in progress."""
-        return tuple(self._table.sizes)
+        return self._table.sizes
 
     @property
     def centre_present(self) -> tuple[bool, ...]:
         """For each centre slot, whether it still holds a card."""
-        return tuple(self._table.centre)
+        return self._table.centre_present
 
     @property
     def turn(self) -> tuple[Revealed, ...]:
         """The cards face up in the turn in progress."""
-        return tuple(self._table.turn)
+        return self._table.turn
 
     @property
     def trios(self) -> tuple[tuple[int, ...], ...]:
         """The values of the trios taken by each seat, in order."""
-        return tuple(tuple(t) for t in self._table.trios)
+        return self._table.trios
 
     def team_trios(self, seat: int) -> tuple[int, ...]:
         """Trios held by the side of ``seat`` (pooled over partners in team play)."""
@@ -96,6 +248,10 @@ class PlayerView:
         """Cards of ``seat`` not face up in this turn."""
         return self._table.accessible(seat)
 
+    def used(self, seat: int) -> tuple[int, int]:
+        """``(lowest, highest)`` cards of ``seat`` face up in the turn in progress."""
+        return self._table.used(seat)
+
     def table_copy(self) -> Table:
         """A private copy of the public table, for callers that simulate ahead."""
         return self._table.copy()
@@ -108,15 +264,17 @@ class PlayerView:
 
     def centre_seen(self) -> tuple[int | None, ...]:
         """For each slot still holding a card, the value it last showed (``None``: never shown)."""
-        seen: list[int | None] = [None] * len(self._table.centre)
+        present = self._table.centre_present
+        seen: list[int | None] = [None] * len(present)
         for e in self.events:
             if isinstance(e, Turn):
                 for r, v in e.reveals:
                     if r.is_centre:
                         seen[r.index] = v
-        return tuple(s if here else None for s, here in zip(seen, self._table.centre))
+        return tuple(s if here else None for s, here in zip(seen, present))
 
     def observer(self) -> str:
+        """``"seat 2"`` or ``"spectator"``."""
         return "spectator" if self.seat is None else f"seat {self.seat}"
 
     def __repr__(self) -> str:
@@ -124,3 +282,112 @@ class PlayerView:
             f"PlayerView({self.observer()}, players={self.rules.players}, events={len(self.events)}, "
             f"to_move={self.to_move}, hand={list(self.hand) if self.hand is not None else None})"
         )
+
+
+# ---------------------------------------------------------------------------
+# Replaying a viewer's history
+
+
+class _ViewTarget:
+    """:func:`~trio_solver.replay.drive` onto the position of one seat (values as recorded)."""
+
+    def __init__(self, rules: Rules, first_player: int, seat: int | None, hand: tuple[int, ...] | None) -> None:
+        try:
+            self.table = Table(rules, first_player)
+        except IllegalMoveError as e:
+            fail("first_player", str(e))
+        self.seat = seat
+        self.initial = hand
+        self.own: list[int] | None = None if hand is None else list(hand)
+
+    def value(self, reveal: Reveal, recorded: int | None, loc: str, i: int) -> int:
+        if recorded is None:
+            fail(loc, "'value' is required in a record without a deal", i)
+        own, seat = self.own, self.seat
+        if own is not None and reveal.index == seat and not reveal.is_centre:
+            pos = self.table.position(reveal)
+            if own[pos] != recorded:
+                end = "lowest" if reveal.kind == "lowest" else "highest"
+                fail(loc, f"{reveal}={recorded} contradicts the viewer's hand {own}: its {end} card "
+                     f"here is {own[pos]}", i)
+        return recorded
+
+    def reveal(self, reveal: Reveal, value: int) -> TurnStatus:
+        return self.table.apply_reveal(reveal, value)
+
+    def swap(self, swap: Swap, loc: str, i: int) -> None:
+        rules, seat = self.table.rules, self.seat
+        a, b = swap.seats
+        mine = seat is not None and rules.team_of(a) == rules.team_of(seat)
+        if not mine:
+            if swap.cards is not None:
+                fail(loc, f"the cards of this swap are secret to the "
+                     f"{'spectator' if seat is None else f'viewer (seat {seat})'}; write null", i)
+            self.table.apply_swap(swap.seats, None)
+            return
+        if swap.cards is None:
+            fail(loc, "the viewer's own team swap needs its 'cards'", i)
+        own = self.own
+        assert own is not None
+        give, get = (swap.cards[0], swap.cards[1]) if seat == a else (swap.cards[1], swap.cards[0])
+        if give not in own:
+            fail(loc, f"seat {seat} gives a {give} but the viewer's hand {own} holds none", i)
+        own.remove(give)
+        own.append(get)
+        own.sort()
+        self.table.apply_swap(swap.seats, swap.cards)
+
+    def snapshot(self, events: Sequence[Event]) -> PlayerView:
+        return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, tuple(events),
+                          None if self.own is None else tuple(self.own), self.table.copy())
+
+
+def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand: Sequence[int] | None,
+                first_player: int, on_event: Callable[[PlayerView], None] | None = None) -> PlayerView:
+    if (seat is None) != (hand is None):
+        fail("viewer", "a viewer needs both a seat and a hand")
+    own: tuple[int, ...] | None = None
+    if seat is not None and hand is not None:
+        if not is_int(seat) or not 0 <= seat < rules.players:
+            fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {seat!r:.80}")
+        own = _check_hand(hand, rules.hand_size, "viewer.hand")
+    target = _ViewTarget(rules, first_player, seat, own)
+    filled = drive(target, events, (seat, target.own), on_event)
+    return target.snapshot(filled)
+
+
+def _check_hand(hand: Sequence[int], size: int, loc: str) -> tuple[int, ...]:
+    if not isinstance(hand, (list, tuple)):
+        fail(loc, "expected a list of card values")
+    for k, v in enumerate(hand):
+        if not is_int(v) or v not in VALUES:
+            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {v!r:.80}")
+    if len(hand) != size:
+        fail(loc, f"{len(hand)} cards, the rules deal {size}")
+    for v in VALUES:
+        if list(hand).count(v) > COPIES:
+            fail(loc, f"{list(hand).count(v)} cards of value {v}, the deck has {COPIES}")
+    return tuple(sorted(hand))
+
+
+def replay_view(
+    rules: Rules,
+    events: Sequence[Event],
+    *,
+    seat: int | None = None,
+    hand: Sequence[int] | None = None,
+    first_player: int = 0,
+    on_event: Callable[[PlayerView], None] | None = None,
+) -> PlayerView:
+    """Replay public ``events`` for a viewer holding ``hand`` at ``seat`` (``None``: spectator).
+
+    Checks every event against the rules and against the contradictions that
+    need no search (a fourth copy of a value, a value outside the range a hand
+    showed, a reveal of the viewer's own hand that differs from the hand); raises
+    :class:`~trio_solver.errors.RecordError` naming the event. The full consistency
+    check (does any deal fit?) is in :mod:`trio_solver.beliefs`. ``on_event`` sees the
+    position after each event.
+    """
+    if not isinstance(rules, Rules):
+        raise RecordError("rules", f"expected Rules, got {type(rules).__name__}")
+    return _replay_raw(rules, [raw_event(e) for e in events], seat, hand, first_player, on_event)

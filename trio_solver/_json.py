@@ -1,0 +1,77 @@
+"""Small helpers shared by the JSON readers (records, events, positions): strict parsing
+and one-line messages about what a value is. Internal to the package."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from .errors import RecordError
+
+__all__ = ["fail", "is_int", "kind", "key_text", "is_text", "json_object", "strict_loads"]
+
+
+def fail(where_: str, reason: str, event: int | None = None) -> NoReturn:
+    """Raise the :class:`RecordError` for ``where_``."""
+    raise RecordError(where_, reason, event=event)
+
+
+def is_int(x: Any) -> bool:
+    """Whether ``x`` is a JSON integer (``bool`` is not)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def kind(x: Any) -> str:
+    """What a JSON value is, in words: ``"a list"``."""
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(x), "a number"
+    )
+
+
+def key_text(key: object) -> str:
+    """A JSON key as it may appear in a one-line message (quoted when it holds control characters)."""
+    return key if isinstance(key, str) and key.isprintable() else repr(key)
+
+
+def is_text(x: str) -> bool:
+    """Whether ``x`` can be written out as UTF-8 (JSON escapes can produce lone surrogates)."""
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def json_object(raw: Any, loc: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """``raw`` as a JSON object whose keys are all in ``allowed`` (else :class:`RecordError`)."""
+    if not isinstance(raw, dict):
+        fail(loc, f"expected an object, got {kind(raw)}")
+    for key in raw:
+        if key not in allowed:
+            fail(f"{loc}.{key_text(key)}" if loc else key_text(key), f"unknown key (allowed: {', '.join(allowed)})")
+    return raw
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _bad_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not allowed")
+
+
+def strict_loads(text: str, what: str = "record") -> Any:
+    """Parse JSON text, refusing duplicate keys, NaN/Infinity, over-long integers and deep nesting."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_bad_constant)
+    except json.JSONDecodeError as e:
+        raise RecordError(what, f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise RecordError(what, "JSON nested too deeply") from None
+    except ValueError as e:  # duplicate keys, NaN, over-long integers
+        raise RecordError(what, f"not valid JSON: {e}") from None
