@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from trio_solver.engine import Deal, Game
-from trio_solver.errors import IllegalMoveError, RecordError, RulesError
+from trio_solver.errors import IllegalMoveError, NotationError, RecordError, RulesError
 from trio_solver.record import Record
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, DEAL_TABLE, SEVEN, VALUES, Mode, Rules, default_links
@@ -645,7 +645,9 @@ def test_mistake_middle_card_of_own_hand() -> None:
     assert [g.peek(r) for r in (L(0), H(0))] == [2, 11]
     assert all(g.peek(r) != 5 for r in g.legal_reveals() if r.seat == 0)
     # an unknown kind of request is not a way round the rule
-    refused(g, lambda: g.reveal(Reveal("middle", 0)))  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="not a kind of reveal"):
+        Reveal("middle", 0)  # type: ignore[arg-type]
+    refused(g, lambda: g.reveal(("middle", 0)))  # type: ignore[arg-type]  # nor is a bare tuple
     assert g.hands[0] == [2, 5, 5, 8, 11]
 
 
@@ -766,9 +768,12 @@ def test_worked_example_questions_2_and_3() -> None:
 def test_illegal_actions_leave_the_state_unchanged() -> None:
     g = build(3, hands={0: [1, 1, 1, 2, 3, 4, 5, 6, 12]}, centre={0: 9}, first=0)
     refused(g, lambda: g.reveal(C(9)), "no centre slot 9")
-    refused(g, lambda: g.reveal(C(-1)), "no centre slot")
+    refused(g, lambda: g.reveal(("centre", -1)), "no centre slot")  # type: ignore[arg-type]
     refused(g, lambda: g.reveal(L(3)), "no seat 3")
-    refused(g, lambda: g.reveal(H(-1)), "no seat")
+    refused(g, lambda: g.reveal(("highest", -1)), "no seat")  # type: ignore[arg-type]
+    for kind in ("centre", "lowest", "highest"):
+        with pytest.raises(NotationError, match="number 0 to 99"):
+            Reveal(kind, -1)  # type: ignore[arg-type]  # a Reveal is valid by construction
     refused(g, lambda: g.peek(C(40)))
     refused(g, lambda: g.undo(), "nothing to take back")
     refused(g, lambda: g.view(3))

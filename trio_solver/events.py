@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any
 
 from ._json import fail, is_int, kind
-from .reveal import Reveal, Revealed
+from .reveal import MAX_INDEX, Reveal, Revealed
 from .rules import VALUES
 
 __all__ = [
@@ -155,9 +155,9 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
                 fail(rloc, "needs exactly one of 'centre', 'lowest', 'highest'"
                      + (f", got {', '.join(places)}" if places else ""), i)
             idx = r[places[0]]
-            if not is_int(idx) or idx < 0:
+            if not is_int(idx) or not 0 <= idx <= MAX_INDEX:
                 fail(rloc, f"'{places[0]}' must be a {'slot' if places[0] == 'centre' else 'seat'} number, "
-                     f"got {idx!r}", i)
+                     f"got {idx!r:.40}", i)
             value: int | None = None
             if "value" in r:
                 value = r["value"]

@@ -27,11 +27,33 @@ _LETTER: dict[str, str] = {"centre": "c", "lowest": "l", "highest": "h"}
 _KIND_OF_LETTER: dict[str, Kind] = {"c": "centre", "l": "lowest", "h": "highest"}
 
 
-class Reveal(NamedTuple):
-    """A request to reveal one card: a centre slot, or one end of a seat's hand."""
+#: Slots and seats are numbered below this (a table has at most 6 seats and 9 slots).
+MAX_INDEX = 99
 
+
+class _RevealFields(NamedTuple):
     kind: Kind
     index: int  # type: ignore[assignment]  # the slot or seat; shadows tuple.index on purpose
+
+
+class Reveal(_RevealFields):
+    """A request to reveal one card: a centre slot, or one end of a seat's hand.
+
+    Construction validates: ``Reveal("diag", 1)`` raises :class:`~trio_solver.errors.NotationError`.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: Kind, index: int) -> Reveal:
+        if kind not in _LETTER:
+            raise NotationError(f"{kind!r:.40} is not a kind of reveal (centre, lowest or highest)")
+        if type(index) is not int or not 0 <= index <= MAX_INDEX:
+            raise NotationError(f"{kind}: expected a {'slot' if kind == 'centre' else 'seat'} number 0 to "
+                                f"{MAX_INDEX}, got {index!r:.40}")
+        return tuple.__new__(cls, (kind, index))
+
+    def __repr__(self) -> str:
+        return f"Reveal(kind={self.kind!r}, index={self.index})"
 
     @staticmethod
     def centre(slot: int) -> Reveal:
@@ -70,9 +92,10 @@ class Reveal(NamedTuple):
         if not isinstance(text, str):
             raise NotationError(f"expected a reveal such as c3, l2 or h0, got {text!r}")
         t = text.strip().lower()
-        if len(t) < 2 or t[0] not in _KIND_OF_LETTER or not t[1:].isdigit() or not t[1:].isascii():
+        if (len(t) < 2 or len(t) > 4 or t[0] not in _KIND_OF_LETTER or not t[1:].isdigit()
+                or not t[1:].isascii()):
             raise NotationError(
-                f"{text!r} is not a reveal: write c<slot>, l<seat> or h<seat>, e.g. c3, l2, h0"
+                f"{text!r:.40} is not a reveal: write c<slot>, l<seat> or h<seat>, e.g. c3, l2, h0"
             )
         return _interned(_KIND_OF_LETTER[t[0]], int(t[1:]))
 
@@ -93,14 +116,14 @@ class Reveal(NamedTuple):
             )
         kind = kinds[0]
         index = data[kind]
-        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-            raise NotationError(f"{kind}: expected a slot or seat number, got {index!r}")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= MAX_INDEX:
+            raise NotationError(f"{kind}: expected a slot or seat number 0 to {MAX_INDEX}, got {index!r:.40}")
         return _interned(kind, index)
 
 
 def _interned(kind: Kind, index: int) -> Reveal:
     table = _TABLE[kind]
-    return table[index] if index < len(table) else Reveal(kind, index)
+    return table[index] if type(index) is int and 0 <= index < len(table) else Reveal(kind, index)
 
 
 #: Ready-made reveals for the usual seats and slots, so the engine allocates none.
@@ -123,10 +146,20 @@ class Revealed(NamedTuple):
             raise NotationError(f"expected a shown card such as c3=10, got {text!r}")
         place, _, value = text.partition("=")
         v = value.strip()
-        if not v.isdigit() or not 1 <= int(v) <= 12:
-            raise NotationError(f"{text!r}: the value must be 1 to 12")
+        if not v.isdigit() or len(v) > 2 or not 1 <= int(v) <= 12:
+            raise NotationError(f"{text!r:.40}: the value must be 1 to 12")
         return cls(Reveal.from_str(place), int(v))
 
     def to_json(self) -> dict[str, int]:
         """The record form: ``{"centre": 3, "value": 10}``."""
         return {self.reveal.kind: self.reveal.index, "value": self.value}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Revealed:
+        """Read ``{"centre": 3, "value": 10}`` (raises :class:`~trio_solver.errors.NotationError`)."""
+        if not isinstance(data, dict) or "value" not in data:
+            raise NotationError(f"expected an object such as {{\"centre\": 3, \"value\": 10}}, got {data!r:.80}")
+        value = data["value"]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
+            raise NotationError(f"value: expected 1 to 12, got {value!r:.40}")
+        return cls(Reveal.from_json({k: v for k, v in data.items() if k != "value"}), value)

@@ -156,11 +156,11 @@ class Rules:
     # -- links and winning ----------------------------------------------------
     @cached_property
     def link_graph(self) -> nx.Graph:
-        """The Picante links as an undirected graph on the values 1..12."""
+        """The Picante links as an undirected graph on the values 1..12 (frozen: changing it raises)."""
         g = nx.Graph()
         g.add_nodes_from(VALUES)
         g.add_edges_from(self.links)
-        return g
+        return nx.freeze(g)  # the Rules are immutable, so is their graph
 
     def linked(self, a: int, b: int) -> bool:
         """Whether trios of ``a`` and ``b`` are linked."""

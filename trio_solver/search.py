@@ -31,7 +31,8 @@ from typing import Any, Literal
 import numpy as np
 
 from .beliefs import Beliefs
-from .errors import ViewError
+from ._json import is_int, json_object
+from .errors import IllegalMoveError, NotationError, RecordError, ViewError
 from .reveal import Reveal
 from .rules import SEVEN, VALUES, Mode
 from .view import PlayerView
@@ -57,8 +58,19 @@ class PlanStep:
     """Chance of the trio once ``value`` is showing, following ``then``."""
 
     def to_json(self) -> dict[str, Any]:
+        """``{"value", "probability", "then": [reveal, ...], "p_trio"}``."""
         return {"value": self.value, "probability": self.probability,
                 "then": [r.to_json() for r in self.then], "p_trio": self.p_trio}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PlanStep:
+        """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
+        d = json_object(data, "plan step", ("value", "probability", "then", "p_trio"))
+        try:
+            return cls(_int(d["value"]), _prob(d["probability"]), tuple(Reveal.from_json(r) for r in d["then"]),
+                       _prob(d["p_trio"]))
+        except (KeyError, TypeError, NotationError) as e:
+            raise RecordError("plan step", f"expected value, probability, then and p_trio ({e})") from None
 
 
 @dataclass(frozen=True)
@@ -78,7 +90,22 @@ class Evaluation:
     """Tie-break: chance of a trio weighted by how much that trio serves the mode's goal."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12), "p_win": round(self.p_win, 12)}
+        """One entry of the ``reveals`` list of the ``advise`` JSON, with its plan."""
+        return {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12), "p_win": round(self.p_win, 12),
+                "known_value": self.known_value, "progress": round(self.progress, 12),
+                "plan": [s.to_json() for s in self.plan]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Evaluation:
+        """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
+        d = json_object(data, "evaluation", ("reveal", "p_trio", "p_win", "known_value", "progress", "plan"))
+        try:
+            known = d.get("known_value")
+            return cls(Reveal.from_json(d["reveal"]), _prob(d["p_trio"]), _prob(d["p_win"]),
+                       tuple(PlanStep.from_json(s) for s in d.get("plan", [])),
+                       None if known is None else _int(known), float(d.get("progress", 0.0)))
+        except (KeyError, TypeError, ValueError, NotationError) as e:
+            raise RecordError("evaluation", f"expected reveal, p_trio, p_win and plan ({e})") from None
 
     def __str__(self) -> str:
         return f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
@@ -107,12 +134,13 @@ class Advice:
                                                     -self.evaluations.index(e)))
 
     def get(self, reveal: Reveal | str) -> Evaluation:
-        """The evaluation of one reveal (raises ``KeyError`` if it is not legal now)."""
+        """The evaluation of one reveal (raises :class:`~trio_solver.errors.IllegalMoveError` if it is
+        not legal now)."""
         r = Reveal.from_str(reveal) if isinstance(reveal, str) else reveal
         for e in self.evaluations:
             if e.reveal == r:
                 return e
-        raise KeyError(str(r))
+        raise IllegalMoveError(f"{r!s:.40}: not a legal reveal at this moment")
 
     def to_json(self) -> dict[str, Any]:
         """The ``advise`` JSON of INTERFACE.md (plus the plan of the best reveal)."""
@@ -123,7 +151,34 @@ class Advice:
             "approximate": self.approximate,
             "reveals": [e.to_json() for e in self.evaluations],
             "plan": {"reveal": best.reveal.to_json(), "steps": [s.to_json() for s in best.plan]},
+            "turn": list(self.turn),
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Advice:
+        """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
+        d = json_object(data, "advice", ("seat", "objective", "approximate", "reveals", "plan", "turn"))
+        try:
+            evaluations = tuple(Evaluation.from_json(e) for e in d["reveals"])
+            out = cls(_int(d["seat"]), d["objective"], evaluations, bool(d.get("approximate", False)),
+                      tuple(str(t) for t in d.get("turn", [])))
+        except (KeyError, TypeError) as e:
+            raise RecordError("advice", f"expected seat, objective and reveals ({e})") from None
+        if not evaluations:
+            raise RecordError("advice.reveals", "empty: advice lists at least one reveal")
+        return out
+
+
+def _int(x: Any) -> int:
+    if not is_int(x):
+        raise TypeError(f"expected an integer, got {x!r:.40}")
+    return int(x)
+
+
+def _prob(x: Any) -> float:
+    if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0.0 <= x <= 1.0:
+        raise TypeError(f"expected a probability, got {x!r:.40}")
+    return float(x)
 
 
 def _multisets(tokens: Sequence[_Token], limits: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
