@@ -1,4 +1,4 @@
-"""Game records in the ``trio-record/1`` JSON format (see RECORD.md).
+"""Game records in the ``trio-record/1`` JSON format (see docs/RECORD.md).
 
 Read, validate, replay and write records, for full-deal records (a program that
 knew every card) and for viewer records (a person who knew only their hand).

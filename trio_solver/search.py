@@ -115,7 +115,7 @@ class Advice:
         raise KeyError(str(r))
 
     def to_json(self) -> dict[str, Any]:
-        """The ``advise`` JSON of INTERFACE.md (plus the plan of the best reveal)."""
+        """The ``advise`` JSON of docs/INTERFACE.md (plus the plan of the best reveal)."""
         best = self.best
         return {
             "seat": self.seat,

@@ -216,7 +216,7 @@ class Table:
         """Raise :class:`IllegalMoveError` unless ``reveal`` is allowed now."""
         kind, i = reveal
         if type(i) is not int or (kind != "centre" and kind != "lowest" and kind != "highest"):
-            # only a centre slot or one of the two ends of a hand can be asked (RULES.md, "A turn")
+            # only a centre slot or one of the two ends of a hand can be asked (docs/RULES.md, "A turn")
             raise IllegalMoveError(
                 f"{tuple(reveal)!r}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
             )
