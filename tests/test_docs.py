@@ -22,7 +22,7 @@ from trio_solver.analysis import ACCURATE, THRESHOLDS
 from trio_solver.cli import build_parser, main
 from trio_solver.facts import STATE_BUDGET
 from trio_solver.record import MAX_EVENTS, MAX_RECORD_BYTES
-from trio_solver.rules import DEAL_TABLE, TEAM_HAND_SIZE, VALUES
+from trio_solver.rules import DEAL_TABLE, TEAM_HAND_SIZE, VALUES, Mode
 from trio_solver.validate import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,7 +106,7 @@ def test_rules_md_link_table_is_the_default_link_graph() -> None:
     assert head is not None and links is not None
     values = [int(v) for v in head.group(1).split("|")]
     assert values == list(VALUES)
-    graph = Rules(3, "picante").link_graph
+    graph = Rules(3, Mode.PICANTE).link_graph
     for v, cell in zip(values, links.group(1).split("|")):
         shown = set() if cell.strip() == "—" else {int(x) for x in cell.split(",")}
         assert shown == set(graph.neighbors(v)), v
@@ -116,7 +116,7 @@ def test_rules_md_names_its_sources_by_what_they_are() -> None:
     for decision in ("**The turn ends after a trio.**", "**The worked example of the French rules sheet cannot happen.**",
                      "**Picante links are data, not arithmetic.**"):
         assert decision in RULES_MD
-    for source in ("Czech description", "English guide", "French rules Q&A", "publisher's French rules sheet"):
+    for source in ("Czech description", "English guide", "French rules Q&A", "French rules sheet"):
         assert source in RULES_MD
 
 
