@@ -171,7 +171,7 @@ def check_truth(g: Game, seat: int | None, rng: random.Random) -> Beliefs:
             assert abs(p - b.end(seq[0]).get(value, 0.0)) < 1e-9
         if len(seq) == 1 and seq[0].is_centre:
             assert abs(p - centre[seq[0].index].get(value, 0.0)) < 1e-9
-    # the JSON of INTERFACE.md
+    # the JSON of docs/INTERFACE.md
     data = b.to_json()
     assert data["seat"] == seat and data["to_move"] == view.to_move
     for key in ("centre", "lowest", "highest"):

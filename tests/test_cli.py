@@ -1,4 +1,4 @@
-"""The ``trio-solver`` commands validate / replay / beliefs (INTERFACE.md), run in-process."""
+"""The ``trio-solver`` commands validate / replay / beliefs (docs/INTERFACE.md), run in-process."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from trio_solver.render import describe_event
 from trio_solver.rules import Rules
 from trio_solver.events import Swap, Turn
 
-CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
+CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -1,4 +1,4 @@
-"""The golden corpus (shared/corpus): 24 full games played by an independent engine.
+"""The golden corpus (tests/corpus): 24 full games played by an independent engine.
 
 Every record must load, replay to its end with the same winner (the seat of the
 last turn, which takes the winning trio), round-trip through JSON, and pass
@@ -20,7 +20,7 @@ from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Rules
 from trio_solver.events import Swap, Turn, TurnStatus
 
-CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
+CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
 
 

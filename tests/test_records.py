@@ -1,4 +1,4 @@
-"""Records (RECORD.md): handcrafted errors, generated malformed documents, the CLI on them.
+"""Records (docs/RECORD.md): handcrafted errors, generated malformed documents, the CLI on them.
 
 Every malformed document must raise :class:`RecordError` with a one-line
 message from :meth:`Record.loads` -- never another exception -- and the CLI must
@@ -28,7 +28,7 @@ from trio_solver.reveal import Reveal
 from trio_solver.rules import Rules
 from trio_solver.events import Swap, Turn
 
-CORPUS = Path(__file__).resolve().parent / "corpus"  # a copy of shared/corpus, so CI has it
+CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 CORPUS_FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
 
 FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=60,
@@ -491,7 +491,7 @@ def test_mutated_corpus_records(path: Path, data: st.DataObject) -> None:
 
 
 # ---------------------------------------------------------------------------
-# handcrafted errors: the message names the event as RECORD.md says
+# handcrafted errors: the message names the event as docs/RECORD.md says
 
 
 def small_game() -> Game:

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, the beginner mistakes and the worked example.
+"""One test per rule of docs/RULES.md, the beginner mistakes and the worked example.
 
 Positions are built with :meth:`Game.from_deal` (explicit hands and centre
 slots), or, for positions a dealt game never reaches (a stuck turn), on a
@@ -717,7 +717,7 @@ def json_record(game: Game, events: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
-# The worked example of the French rules sheet (seeds/000_…)
+# The worked example of the French rules sheet (docs/RULES.md, "Decisions")
 
 
 def test_worked_example_as_printed_is_not_a_possible_deal() -> None:

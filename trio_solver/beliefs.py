@@ -4,7 +4,7 @@ The posterior is over count matrices: how many cards of each value every hidden
 row (a hand the viewer cannot see, the pool of centre slots never shown) holds
 now. Under a uniformly shuffled deck a matrix weighs ``prod_v r_v! / prod_i
 c_iv!`` (the number of physical deals behind it, up to a constant; see the prior
-note in INTERFACE.md), and every public fact is a bound on a row's cumulative
+note in docs/INTERFACE.md, "beliefs"), and every public fact is a bound on a row's cumulative
 count ``C_i(u)`` (:mod:`trio_solver.facts`).
 
 Because the bounds are on cumulative counts, the matrices form paths through a
@@ -868,7 +868,7 @@ class Beliefs:
 
     # -- everything at once --------------------------------------------------------------------------
     def to_json(self, after: int | None = None) -> dict[str, Any]:
-        """The ``beliefs`` JSON of INTERFACE.md."""
+        """The ``beliefs`` JSON of docs/INTERFACE.md."""
         self._require()
         view = self.view
         table = self.facts.table

@@ -1,4 +1,4 @@
-"""The ``trio-solver`` command (see INTERFACE.md for the JSON contracts).
+"""The ``trio-solver`` command (see docs/INTERFACE.md for the JSON contracts).
 
 Exit status: 0 success; 1 the record, or the request on it, is invalid (one
 line on standard error naming the place); 2 usage errors (unknown option,
@@ -316,7 +316,9 @@ def cmd_play(args: argparse.Namespace) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.")
+    p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.",
+                epilog="Documents: docs/RULES.md (the rules as implemented), docs/RECORD.md (the trio-record/1 "
+                       "format), docs/INTERFACE.md (every command's options, exit status and JSON).")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, fn: Callable[[argparse.Namespace], str], help_: str) -> argparse.ArgumentParser:
@@ -325,21 +327,21 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file, or - for standard input")
-    sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
+    sp.add_argument("--json", action="store_true", help="print the summary as JSON (docs/INTERFACE.md)")
 
     sp = add("replay", cmd_replay, "show the table after each event")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default",
                     help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records)")
     sp.add_argument("--after", type=_nonneg, default=None, help="stop after the first N events")
-    sp.add_argument("--json", action="store_true", help="print the frames as JSON")
+    sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
 
     sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
                     help="also list every possible placement (python-constraint), if at most N fit")
     sp.add_argument("--swap-budget", type=_nonneg, default=STATE_BUDGET, metavar="STATES",
@@ -350,11 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
-    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart")
     sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
 
@@ -367,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--workers", type=int, default=1, help="processes (same results as one)")
     sp.add_argument("--save", metavar="DIR", help="write every game as a record in DIR")
-    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("play", cmd_play, "play a game at the terminal against bots")
     sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))

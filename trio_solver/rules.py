@@ -4,7 +4,7 @@ Everything here is immutable. :class:`Rules` refuses impossible combinations at
 construction (:class:`~trio_solver.errors.RulesError`), so the engine never sees
 one. The Picante links are held as a :mod:`networkx` graph whose vertices are the
 card values; the published cards link two values exactly when they add up to 7
-or differ by 7 (RULES.md, "Winning").
+or differ by 7 (docs/RULES.md, "Winning").
 """
 
 from __future__ import annotations

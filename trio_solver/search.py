@@ -143,7 +143,7 @@ class Advice:
         raise IllegalMoveError(f"{r!s:.40}: not a legal reveal at this moment")
 
     def to_json(self) -> dict[str, Any]:
-        """The ``advise`` JSON of INTERFACE.md (plus the plan of the best reveal)."""
+        """The ``advise`` JSON of docs/INTERFACE.md (plus the plan of the best reveal)."""
         best = self.best
         return {
             "seat": self.seat,
