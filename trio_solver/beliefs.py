@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ViewError
-from .facts import POOL, STATE_BUDGET, Facts, Row, extract
+from .facts import MAX_SWAP_BUDGET, POOL, STATE_BUDGET, Facts, Row, extract
 from .reveal import Reveal
 from .rules import VALUES
 from .view import PlayerView
@@ -499,7 +499,12 @@ class Beliefs:
 
     def __init__(self, view: PlayerView, *, exact: bool = False, swap_budget: int = STATE_BUDGET,
                  _drop: frozenset[int] = frozenset()) -> None:
+        if not isinstance(view, PlayerView):
+            raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+        if not isinstance(swap_budget, int) or isinstance(swap_budget, bool) or not 1 <= swap_budget <= MAX_SWAP_BUDGET:
+            raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {swap_budget!r:.40}")
         self.view = view
+        self.swap_budget = swap_budget
         self.facts = extract(view, drop=_drop, budget=swap_budget)
         self._lat = _Lattice(self.facts, exact)
         self.exact = exact
@@ -867,8 +872,30 @@ class Beliefs:
         return out
 
     # -- everything at once --------------------------------------------------------------------------
-    def to_json(self, after: int | None = None) -> dict[str, Any]:
-        """The ``beliefs`` JSON of docs/INTERFACE.md."""
+    @classmethod
+    def from_json(cls, data: Any) -> Beliefs:
+        """The beliefs of the position in ``data["view"]`` (the form of ``to_json(view=True)``);
+        raises :class:`~trio_solver.errors.RecordError` for a document that is not one."""
+        from ._json import fail
+        if not isinstance(data, dict) or "view" not in data:
+            fail("beliefs", "expected the object of Beliefs.to_json(view=True), with its 'view'")
+        budget = data.get("swap_budget", STATE_BUDGET)
+        try:
+            return cls(PlayerView.from_json(data["view"]), exact=bool(data.get("exact", False)), swap_budget=budget)
+        except ViewError as e:
+            fail("beliefs", str(e))
+
+    def to_json(self, after: int | None = None, *, view: bool = False) -> dict[str, Any]:
+        """The ``beliefs`` JSON of docs/INTERFACE.md; ``view=True`` adds the position itself (``"view"``,
+        with ``"swap_budget"`` and ``"exact"``), so that :meth:`from_json` can rebuild these beliefs."""
+        out = self._answers(after)
+        if view:
+            out["view"] = self.view.to_json()
+            out["swap_budget"] = self.swap_budget
+            out["exact"] = self.exact
+        return out
+
+    def _answers(self, after: int | None) -> dict[str, Any]:
         self._require()
         view = self.view
         table = self.facts.table

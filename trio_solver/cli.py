@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from .errors import RecordError, TrioError
+from .render import advice_text
 from .facts import STATE_BUDGET
 
 __all__ = ["main"]
@@ -200,31 +201,6 @@ def cmd_advise(args: argparse.Namespace) -> str:
         data["after"] = len(view.events) if args.after is None else args.after
         return json.dumps(data)
     return advice_text(advice, record.names)
-
-
-def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | None = None) -> str:
-    """The advisor's table for people."""
-    from .render import seat_name
-
-    head = f"Advice for {seat_name(advice.seat, names)}, objective {advice.objective}"
-    if advice.turn:
-        head += f" (face up: {' '.join(advice.turn)})"
-    if advice.approximate:
-        head += "  [approximate: secret swaps]"
-    lines = [head, f"  {'reveal':<7} {'p_trio':>7} {'p_win':>7}  plan (value shown: chance -> next reveals, trio chance)"]
-    rows = advice.evaluations if limit is None else advice.evaluations[:limit]
-    for e in rows:
-        steps = []
-        for st in sorted(e.plan, key=lambda st: -st.probability)[:4]:
-            nxt = " ".join(str(r) for r in st.then) or "-"
-            steps.append(f"{st.value}:{st.probability:.0%}->{nxt} ({st.p_trio:.0%})")
-        more = " ..." if len(e.plan) > 4 else ""
-        lines.append(f"  {str(e.reveal):<7} {e.p_trio:7.4f} {e.p_win:7.4f}  {'; '.join(steps)}{more}")
-    if limit is not None and len(advice.evaluations) > limit:
-        lines.append(f"  ... {len(advice.evaluations) - limit} more")
-    b = advice.best
-    lines.append(f"Best: {b.reveal} (p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
-    return "\n".join(lines)
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:

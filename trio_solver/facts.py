@@ -41,12 +41,14 @@ from .events import Swap
 from .replay import Table, steps
 from .view import PlayerView
 
-__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET"]
+__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET", "MAX_SWAP_BUDGET"]
 
 #: Row key of the pool of centre slots never shown.
 POOL = -1
 #: Largest lattice state (count states x 4 per tracked swap) for which secret swaps are tracked exactly.
 STATE_BUDGET = 40_000
+#: The largest budget accepted: beyond it one position can take minutes (6-player team play).
+MAX_SWAP_BUDGET = 4_000_000
 
 #: A term of a tracked swap: (flag bit, coefficient): bit ``2j`` is ``[g_j <= u]``, bit ``2j+1`` is ``[h_j <= u]``.
 FlagTerm = tuple[int, int]
@@ -258,10 +260,9 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     slot_last: dict[int, tuple[int, int]] = {}
     history: list[tuple[int, TrioChange | Swap]] = []
     relaxed = 0
-    table = Table(rules, view.first_player)
+    table = view.table_copy()  # the public table now (the same as at the end of the replay)
     for step in steps(rules, view.first_player, view.events):
         i = step.event
-        table = step.table
         swap = step.swap
         if swap is not None:
             a, b = swap.seats

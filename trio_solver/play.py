@@ -17,7 +17,7 @@ from .bots import Bot, make_bot
 from .engine import Game
 from .errors import IllegalMoveError, NotationError
 from .record import Record
-from .render import describe_event, frame, render_frame
+from .render import advice_text, describe_event, frame, render_frame
 from .reveal import Reveal
 from .rules import Rules
 from .search import advise
@@ -122,7 +122,6 @@ def _ask_reveal(game: Game, human: int, stdin: TextIO, out: Callable[[str], None
             out(render_frame(frame(game, human), names))
             continue
         if text == "hint":
-            from .cli import advice_text
 
             out(advice_text(advise(game.view(human)), names, limit=8))
             continue
