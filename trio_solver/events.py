@@ -59,6 +59,14 @@ class Turn:
         """The record form (see :func:`event_to_json`)."""
         return event_to_json(self)
 
+    @classmethod
+    def from_json(cls, data: Any) -> Turn:
+        """Read a turn in the record form, every value given (raises :class:`RecordError`)."""
+        event = event_from_json(data)
+        if not isinstance(event, Turn):
+            fail("event", "expected a turn {\"turn\": SEAT, \"reveals\": [...]}")
+        return event
+
 
 @dataclass(frozen=True)
 class Swap:
@@ -83,6 +91,14 @@ class Swap:
     def to_json(self) -> dict[str, Any]:
         """The record form (see :func:`event_to_json`)."""
         return event_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Swap:
+        """Read a swap in the record form (raises :class:`RecordError`)."""
+        event = event_from_json(data)
+        if not isinstance(event, Swap):
+            fail("event", "expected a swap {\"swap\": [A, B], \"cards\": [VA, VB] or null}")
+        return event
 
 
 Event = Turn | Swap
