@@ -411,6 +411,7 @@ def _stat_positions() -> list[Game]:
     return out
 
 
+@pytest.mark.slow
 def test_plan_frequency_matches_p_trio() -> None:
     for k, game in enumerate(_stat_positions()):
         view = game.view(game.to_move)
@@ -438,6 +439,7 @@ def _same_view(a: PlayerView, b: PlayerView) -> bool:
             and a.to_move == b.to_move and a.sizes == b.sizes and a.turn == b.turn)
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=40, deadline=None)
 @given(rules=st.sampled_from(NO_TEAM_RULES), seed=st.integers(0, 10**6), reveals=st.integers(0, 60))
 def test_advice_independent_of_hidden_cards(rules: Rules, seed: int, reveals: int) -> None:

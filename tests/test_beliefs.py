@@ -247,6 +247,7 @@ def check_sampling(g: Game, seat: int | None, b: Beliefs, rng: random.Random, n:
             assert d.get(s.peek(r), 0.0) > 0
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(games(), st.data())
 def test_truth_has_positive_probability(g: Game, data: st.DataObject) -> None:
@@ -263,6 +264,7 @@ def test_truth_has_positive_probability_mid_turn(g: Game, data: st.DataObject) -
 
 @settings(derandomize=True, max_examples=40, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(games(mid_turn=None))
 def test_every_viewer_of_one_game(g: Game) -> None:
     """All viewers of one position at once; the spectator knows least: its supports contain each seat's."""
@@ -277,6 +279,7 @@ def test_every_viewer_of_one_game(g: Game) -> None:
                 assert _support(b.end(r)) <= _support(spectator.end(r))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(games(mid_turn=None), st.data())
 def test_samples_replay_the_history(g: Game, data: st.DataObject) -> None:
@@ -342,6 +345,7 @@ def test_sample_game_with_only_own_team_swaps() -> None:
         check_sampling(g, seat, Beliefs(g.view(seat)), random.Random(seat), n=5)
 
 
+@pytest.mark.slow
 def test_team_play_never_excludes_the_truth_late() -> None:
     """Long team games with many secret swaps (swap at every moment), each seat's view late in the game."""
     for seed in range(6):

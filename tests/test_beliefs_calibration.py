@@ -168,6 +168,7 @@ def _target3() -> tuple[PlayerView, list[float]]:
     return g.view(0), steps
 
 
+@pytest.mark.slow
 def test_calibration_three_players_mid_turn() -> None:
     target, steps = _target3()
     b = Beliefs(target)
@@ -221,6 +222,7 @@ def _play_own_swap(rng: random.Random, rest: list[int], want: int) -> Game | Non
     return g
 
 
+@pytest.mark.slow
 def test_calibration_team_play_own_swap() -> None:
     rest = _rest(T0)
     rng = random.Random(0)
@@ -294,6 +296,7 @@ def _secret_queries(b: Beliefs) -> dict[str, tuple[dict[object, float], Callable
     }
 
 
+@pytest.mark.slow
 def test_calibration_team_play_secret_swap_after_facts() -> None:
     """A secret swap after facts about the swapping hands (tracked exactly): calibrated."""
     target = _secret_target()
@@ -317,6 +320,7 @@ def _relaxed_tally() -> tuple[Tally, bool]:
     return tally, b.approximate
 
 
+@pytest.mark.slow
 def test_relaxed_secret_swap_is_sound_and_bounded() -> None:
     """The relaxation never gives the truth probability 0 (checked on every kept game by Tally.add) and its
     error against simulated frequencies stays bounded."""
@@ -330,6 +334,7 @@ def test_relaxed_secret_swap_is_sound_and_bounded() -> None:
     assert worst < 0.3
 
 
+@pytest.mark.slow
 def test_calibration_team_play_secret_swap_before_any_fact() -> None:
     """A secret swap before anything was shown changes nothing (random cards keep the deal uniform): exact."""
     rest = _rest(A0)

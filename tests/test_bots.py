@@ -134,6 +134,7 @@ def test_bot_reveal_depends_only_on_its_view(name: str) -> None:
     assert differ >= checked // 2, "the twin deals should usually differ from the true one"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bot_swap_and_reveal_depend_only_on_its_view_in_team_play(name: str) -> None:
     checked_swaps = 0
