@@ -142,7 +142,7 @@ class ActionCodec:
         return f"invalid action {action}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Decision:
     """One decision made in a match, kept so a match can be replayed on another deal."""
 
@@ -235,10 +235,14 @@ class TrioMatch:
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
             raise IllegalMoveError(f"an action is an integer id, got {action!r}")
         action = int(action)
-        if action not in self.legal_actions():
-            raise IllegalMoveError(f"action {action} ({self.codec.name(action)}) is not legal for seat {seat} now")
-        decision = _Decision(seat, action)
-        self.decisions.append(decision)
+        codec = self.codec
+        if self._queue:
+            legal = codec.is_swap(action) and (
+                codec.swap_of(action) is None or codec.swap_of(action) in self.game.hands[seat])
+        else:
+            legal = 0 <= action < codec.n_reveals and self.game.is_legal(codec.reveal_of(action))
+        if not legal:
+            raise IllegalMoveError(f"action {action} ({codec.name(action)}) is not legal for seat {seat} now")
         if self._queue:
             self._queue.pop(0)
             self._offers[seat] = self.codec.swap_of(action)
@@ -248,19 +252,35 @@ class TrioMatch:
                 a, b = (partner, seat)  # the partner chose first
                 va, vb = self._offers[a], self._offers[b]
                 if va is not None and vb is not None:
-                    decision.swapped_event = len(self.game.events)
+                    event = len(self.game.events)
                     self.game.swap(a, b, va, vb)
-                    for d in reversed(self.decisions[:-1]):
-                        if d.seat == a:
-                            d.swapped_event = decision.swapped_event
+                    self.decisions.append(_Decision(seat, action, event))
+                    for j in range(len(self.decisions) - 2, -1, -1):
+                        if self.decisions[j].seat == a:
+                            self.decisions[j] = _Decision(a, self.decisions[j].action, event)
                             break
-                del self._offers[a]
-                del self._offers[b]
+                    del self._offers[a], self._offers[b]
+                    return
+                del self._offers[a], self._offers[b]
+            self.decisions.append(_Decision(seat, action))
             return
+        self.decisions.append(_Decision(seat, action))
         self.game.reveal(self.codec.reveal_of(action))
         self.reveals += 1
         if not self.game.turn and self.game.swap_moment():
             self._open_moment()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> TrioMatch:
+        """A cheap independent copy (OpenSpiel clones states with :func:`copy.deepcopy`)."""
+        other = TrioMatch.__new__(TrioMatch)
+        other.game = self.game.copy()
+        other.max_reveals = self.max_reveals
+        other.codec = self.codec
+        other.reveals = self.reveals
+        other.decisions = self.decisions[:]
+        other._queue = self._queue[:]
+        other._offers = dict(self._offers)
+        return other
 
     def returns(self) -> list[float]:
         """Each seat's return: see the module doc (0 for everyone until the game has a winner)."""

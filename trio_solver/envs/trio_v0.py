@@ -72,7 +72,7 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming)
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming)
     """The Trio AEC environment (see the module doc)."""
 
     metadata = {"render_modes": ["ansi"], "name": "trio_v0", "is_parallelizable": False}
@@ -82,7 +82,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming)
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.rules = Rules(players, mode, teams)  # type: ignore[arg-type]  # Rules checks and converts
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode != "ansi":
             raise RulesError(f"render_mode: only 'ansi' is supported, got {render_mode!r}")
         if not isinstance(max_reveals, int) or isinstance(max_reveals, bool) or max_reveals < 1:
             raise RulesError(f"max_reveals: expected a positive integer, got {max_reveals!r}")
