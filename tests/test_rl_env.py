@@ -322,3 +322,18 @@ def test_truncation_is_a_draw() -> None:
     if env.unwrapped.game.winner is None:
         assert ends == {a: (0.0, False, True) for a in env.possible_agents}
     assert env.unwrapped.match.reveals <= 5
+
+
+@PROPS
+@given(st.sampled_from(SETTINGS), st.integers(0, 10**6), st.integers(0, 150), st.data())
+def test_incremental_memory_agrees_with_replayed_memory(rules: Rules, seed: int, steps: int,
+                                                        data: st.DataObject) -> None:
+    """The fast observation (PublicMemory, updated per action) equals the slow one (Memory.of replays the view)."""
+    match = TrioMatch(Game.deal(rules, seed=seed))
+    drive(match, random.Random(seed), steps, smart=data.draw(st.sampled_from([0.0, 0.6, 0.9])))
+    enc = Encoder(rules)
+    for seat in range(rules.players):
+        view = match.view(seat)
+        fast = enc.encode(view, current=match.current, swap_phase=match.swap_phase, memory=match.memory)
+        slow = enc.encode(view, current=match.current, swap_phase=match.swap_phase)
+        assert (fast == slow).all()

@@ -260,18 +260,20 @@ class TrioState(pyspiel.State):  # type: ignore[misc]
         rules = self._game().rules
         if self.match is None:
             return f"p{player} dealt [{' '.join(map(str, sorted(self.own_dealt(player))))}]"
-        from .bots import Memory
-
         view = self.match.view(player)
-        mem = Memory.of(view)
-        parts = [f"p{player}", self._status(), f"hand [{' '.join(map(str, view.hand or ()))}]"]
+        mem = self.match.memory
+        hand = list(view.hand or ())
+        parts = [f"p{player}", self._status(), f"hand [{' '.join(map(str, hand))}]"]
         for s in range(rules.players):
-            low = "".join("?" if v is None else f"{v}." for v in mem.low[s]).rstrip("?") or "-"
-            high = "".join("?" if v is None else f"{v}." for v in mem.high[s]).rstrip("?") or "-"
+            lows = hand if s == player else mem.low[s]
+            highs = hand[::-1] if s == player else mem.high[s]
+            low = "".join("?" if v is None else f"{v}." for v in lows).rstrip("?") or "-"
+            high = "".join("?" if v is None else f"{v}." for v in highs).rstrip("?") or "-"
             parts.append(f"s{s}:{view.sizes[s]} low {low} high {high} trios {list(view.trios[s])}")
         if rules.centre_size:
             cells = []
-            for here, seen in zip(view.centre_present, view.centre_seen()):
+            for i, here in enumerate(view.centre_present):
+                seen = mem.slots.get(i)
                 cells.append("-" if not here else "?" if seen is None else str(seen))
             parts.append("centre " + " ".join(cells))
         if view.turn:
@@ -370,7 +372,7 @@ class TrioObserver:
         if m is None:
             enc.encode_hand(buf, player, state.own_dealt(player))
         else:
-            enc.encode(m.view(player), current=m.current, swap_phase=m.swap_phase, out=buf)
+            enc.encode(m.view(player), current=m.current, swap_phase=m.swap_phase, memory=m.memory, out=buf)
         self.tensor[: enc.size] = buf
         if self.perfect_recall:
             dealt = state.own_dealt(player)

@@ -72,11 +72,11 @@ from ..beliefs import Beliefs
 from ..bots import Memory
 from ..engine import Game
 from ..errors import IllegalMoveError, TrioError
-from ..reveal import Reveal
+from ..reveal import Reveal, Revealed
 from ..rules import VALUES, Rules
 from ..view import PlayerView
 
-__all__ = ["ActionCodec", "TrioMatch", "Encoder", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS"]
+__all__ = ["ActionCodec", "TrioMatch", "Encoder", "PublicMemory", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS"]
 
 #: Reveals after which a game without a winner stops as a draw.
 DEFAULT_MAX_REVEALS = 1000
@@ -142,6 +142,61 @@ class ActionCodec:
         return f"invalid action {action}"
 
 
+class PublicMemory:
+    """What perfect memory of the public history knows now, updated one action at a time.
+
+    The same as :meth:`trio_solver.bots.Memory.of` on any seat's view, less the viewer's
+    own hand (which the viewer knows whole), but in constant time per action instead of
+    a replay of the whole history (the tests check the two agree).
+    """
+
+    __slots__ = ("low", "high", "slots")
+
+    def __init__(self, players: int) -> None:
+        self.low: list[list[int | None]] = [[] for _ in range(players)]
+        self.high: list[list[int | None]] = [[] for _ in range(players)]
+        self.slots: dict[int, int] = {}
+
+    def copy(self) -> PublicMemory:
+        other = PublicMemory(0)
+        other.low = [x[:] for x in self.low]
+        other.high = [x[:] for x in self.high]
+        other.slots = dict(self.slots)
+        return other
+
+    def on_reveal(self, game: Game, reveal: Reveal, value: int, turn_before: Sequence[Revealed]) -> None:
+        """Record ``reveal`` showing ``value`` (``game`` is the state after it; ``turn_before`` the face-up cards before)."""
+        if reveal.is_centre:
+            self.slots[reveal.index] = value
+        else:
+            s = reveal.index
+            same = sum(1 for r in turn_before if r.reveal == reveal)
+            _put(self.low[s] if reveal.kind == "lowest" else self.high[s], same, value)
+        if game.turn or len(turn_before) != 2 or any(r.value != value for r in turn_before):
+            return  # the turn goes on, or failed: every card goes back where it was
+        shown = list(turn_before) + [Revealed(reveal, value)]
+        for s in range(len(self.low)):
+            lo = sum(1 for r in shown if r.reveal.kind == "lowest" and r.reveal.index == s)
+            hi = sum(1 for r in shown if r.reveal.kind == "highest" and r.reveal.index == s)
+            if lo or hi:
+                size = len(game.hands[s])
+                self.low[s] = self.low[s][lo:][:size]
+                self.high[s] = self.high[s][hi:][:size]
+        for r in shown:
+            if r.reveal.is_centre:
+                self.slots.pop(r.reveal.index, None)
+
+    def on_swap(self, a: int, b: int) -> None:
+        """A swap between ``a`` and ``b``: what was known of both hands is lost."""
+        self.low[a], self.high[a], self.low[b], self.high[b] = [], [], [], []
+
+
+def _put(lst: list[int | None], depth: int, value: int) -> None:
+    while len(lst) <= depth:
+        lst.append(None)
+    lst[depth] = value
+
+
 @dataclass(frozen=True)
 class _Decision:
     """One decision made in a match, kept so a match can be replayed on another deal."""
@@ -162,9 +217,13 @@ class TrioMatch:
     decisions: list[_Decision] = field(default_factory=list)
     _queue: list[int] = field(default_factory=list)
     _offers: dict[int, int | None] = field(default_factory=dict)
+    memory: PublicMemory = field(init=False)
 
     def __post_init__(self) -> None:
+        if self.game.events or self.game.turn:
+            raise IllegalMoveError("a match starts from a game that has not started")
         self.codec = ActionCodec(self.game.rules)
+        self.memory = PublicMemory(self.game.rules.players)
         self._open_moment()
 
     # -- state ---------------------------------------------------------------------------
@@ -254,6 +313,7 @@ class TrioMatch:
                 if va is not None and vb is not None:
                     event = len(self.game.events)
                     self.game.swap(a, b, va, vb)
+                    self.memory.on_swap(a, b)
                     self.decisions.append(_Decision(seat, action, event))
                     for j in range(len(self.decisions) - 2, -1, -1):
                         if self.decisions[j].seat == a:
@@ -265,7 +325,11 @@ class TrioMatch:
             self.decisions.append(_Decision(seat, action))
             return
         self.decisions.append(_Decision(seat, action))
-        self.game.reveal(self.codec.reveal_of(action))
+        reveal = codec.reveal_of(action)
+        value = self.game.peek(reveal)
+        before = self.game.turn
+        self.game.reveal(reveal)
+        self.memory.on_reveal(self.game, reveal, value, before)
         self.reveals += 1
         if not self.game.turn and self.game.swap_moment():
             self._open_moment()
@@ -280,6 +344,7 @@ class TrioMatch:
         other.decisions = self.decisions[:]
         other._queue = self._queue[:]
         other._offers = dict(self._offers)
+        other.memory = self.memory.copy()
         return other
 
     def returns(self) -> list[float]:
@@ -346,8 +411,12 @@ class Encoder:
             hp[v - 1, :c] = 1
 
     def encode(self, view: PlayerView, *, current: int | None, swap_phase: bool,
-               out: np.ndarray | None = None) -> np.ndarray:
-        """The observation of ``view.seat`` (a seat, not a spectator), written into ``out`` if given."""
+               memory: PublicMemory | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``view.seat`` (a seat, not a spectator), written into ``out`` if given.
+
+        ``memory``: the match's :class:`PublicMemory` (faster); without it the view's
+        history is replayed (:meth:`trio_solver.bots.Memory.of`).
+        """
         if view.seat is None:
             raise IllegalMoveError("an observation belongs to a seat, not to a spectator")
         vec = self.empty() if out is None else out
@@ -362,19 +431,27 @@ class Encoder:
         sizes = self.piece(vec, "sizes")
         for s, size in enumerate(view.sizes):
             sizes[s, : min(size, h)] = 1
-        mem = Memory.of(view)
+        if memory is not None:
+            low_lists, high_lists, slots = memory.low[:], memory.high[:], memory.slots
+            hand = list(view.hand or ())
+            low_lists[view.seat] = list(hand)
+            high_lists[view.seat] = list(reversed(hand))
+        else:
+            mem = Memory.of(view)
+            low_lists, high_lists, slots = mem.low, mem.high, mem.slots
         low, high = self.piece(vec, "known_low"), self.piece(vec, "known_high")
         for s in range(n):
-            for d, v in enumerate(mem.low[s][:h]):
+            for d, v in enumerate(low_lists[s][:h]):
                 if v is not None:
                     low[s, d, v - 1] = 1
-            for d, v in enumerate(mem.high[s][:h]):
+            for d, v in enumerate(high_lists[s][:h]):
                 if v is not None:
                     high[s, d, v - 1] = 1
         present = self.piece(vec, "centre_present")
         known = self.piece(vec, "centre_known")
-        for i, (here, seen) in enumerate(zip(view.centre_present, view.centre_seen())):
+        for i, here in enumerate(view.centre_present):
             present[i] = 1 if here else 0
+            seen = slots.get(i)
             if here and seen is not None:
                 known[i, seen - 1] = 1
         turn = self.piece(vec, "turn")

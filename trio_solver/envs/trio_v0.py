@@ -155,7 +155,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         seat = self.agent_name_mapping[agent]
         view = match.view(seat)
         out = {
-            "observation": self.encoder.encode(view, current=match.current, swap_phase=match.swap_phase),
+            "observation": self.encoder.encode(view, current=match.current, swap_phase=match.swap_phase,
+                                               memory=match.memory),
             "action_mask": match.mask() if match.current == seat else np.zeros(self.codec.n_actions, np.int8),
         }
         if self.with_beliefs:
