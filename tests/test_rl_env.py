@@ -337,3 +337,16 @@ def test_incremental_memory_agrees_with_replayed_memory(rules: Rules, seed: int,
         fast = enc.encode(view, current=match.current, swap_phase=match.swap_phase, memory=match.memory)
         slow = enc.encode(view, current=match.current, swap_phase=match.swap_phase)
         assert (fast == slow).all()
+
+
+def test_example_script_runs() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "examples" / "rl_agents.py"), "2"], cwd=root,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "PettingZoo: greedy-beliefs policy" in done.stdout and "95% interval" in done.stdout
+    assert "OpenSpiel: ISMCTSBot" in done.stdout
