@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .beliefs import Beliefs, game_from_placement, initial_deal
+from .beliefs import Beliefs
+from .sampling import game_from_placement, initial_deal, sample_game
 from .bots import Bot, make_bot
 from .engine import Deal, Game
 from .envs.agents import match_action
@@ -54,7 +55,7 @@ from .errors import IllegalMoveError, RulesError, ViewError
 from .record import Record
 from .reveal import Reveal
 from .rules import COPIES, VALUES, Rules
-from .table import Swap, Turn
+from .events import Swap, Turn
 from .view import PlayerView
 
 __all__ = ["GAME_TYPE", "TrioGame", "TrioState", "TrioObserver", "TrioEvaluator", "TrioSpielBot", "SpielBot",
@@ -444,7 +445,7 @@ def _sample_game(view: PlayerView, rng: random.Random) -> Game:
     """A true state consistent with ``view``, drawn from the exact posterior."""
     beliefs = Beliefs(view)
     if not beliefs.approximate:
-        return beliefs.sample_game(rng)
+        return sample_game(beliefs, rng)
     for _ in range(200):
         try:
             return game_from_placement(view, beliefs.facts, beliefs.sample(rng), rng)
