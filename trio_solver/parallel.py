@@ -255,6 +255,43 @@ def _one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0] if text else ''}"[:400]
 
 
+#: Seconds allowed to open a connection to a cluster's address before Ray is asked to join it.
+CONNECT_TIMEOUT = 10.0
+
+
+def _probe(address: str) -> None:
+    """Fail fast (:class:`RunError`) if a cluster's address does not answer; Ray itself would wait for minutes.
+
+    ``auto`` means ``RAY_ADDRESS`` or the cluster that ``ray start`` left on
+    this machine (``/tmp/ray/ray_current_cluster``); when neither is there, Ray
+    says so itself at once.
+    """
+    import socket
+
+    target = address
+    if address == "auto":
+        target = os.environ.get("RAY_ADDRESS", "")
+        if not target:
+            try:
+                with open(os.path.join(os.environ.get("RAY_TMPDIR", "/tmp/ray"), "ray_current_cluster")) as f:
+                    target = f.read().strip()
+            except OSError:
+                return
+    if "://" in target:
+        target = target.split("://", 1)[1]
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        if address == "auto":
+            return
+        raise RunError(f"--ray-address: expected 'auto' or HOST:PORT, got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as e:
+        raise RunError(f"cannot join the Ray cluster at {address!r}: nothing answers at {target} "
+                       f"({e.strerror or type(e).__name__})") from None
+
+
 def _run_ray(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], workers: int | None,
              address: str | None, window: int | None, max_retries: int, total: int | None,
              note: Callable[[str], None]) -> RunInfo:
@@ -270,6 +307,7 @@ def _run_ray(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], worker
                 note(f"--workers {workers} capped at {num_cpus}, the CPUs available to a local Ray instance")
             options["num_cpus"] = num_cpus
         else:
+            _probe(address)
             options["address"] = address
         try:
             ray.init(**options)
