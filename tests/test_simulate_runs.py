@@ -133,3 +133,19 @@ def test_cli_ray_backend_same_summary_and_resume(tmp_path: Path) -> None:
     assert _stable(json.loads(on_ray.stdout)) == _stable(json.loads(local.stdout))
     assert json.loads(on_ray.stdout)["games_per_second"] > 0
     assert sorted(g["game"] for g in _game_lines(results)) == list(range(16))
+
+
+def test_cli_joins_a_running_cluster_by_address(tmp_path: Path) -> None:
+    """A cluster started apart (as 'ray start --head' would), joined with --ray-address HOST:PORT."""
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 2, "include_dashboard": False})
+    try:
+        args = ["simulate", "--players", "3", "--bots", "memory,random,random", "--games", "6", "--seed", "4",
+                "--json"]
+        joined = _cli(*args, "--backend", "ray", "--ray-address", cluster.address)
+        assert joined.returncode == 0, joined.stderr
+        local = _cli(*args)
+        assert _stable(json.loads(joined.stdout)) == _stable(json.loads(local.stdout))
+    finally:
+        cluster.shutdown()
