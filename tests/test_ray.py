@@ -44,6 +44,8 @@ def test_every_backend_gives_the_same_tournament(ray_instance: None, rules: Rule
     assert _stable(one.to_json()) == _stable(two.to_json()) == _stable(on_ray.to_json())
     assert one.results == two.results == on_ray.results  # the records too, byte for byte
     assert on_ray.played == 10 and on_ray.to_json()["games_per_second"] > 0
+    assert on_ray.run is not None and (on_ray.run.backend, on_ray.run.workers, on_ray.run.tasks) == ("ray", 2, 10)
+    assert one.run is not None and (one.run.backend, one.run.workers) == ("local", 1)
 
 
 def test_ray_ordered_and_as_completed(ray_instance: None) -> None:

@@ -310,8 +310,10 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
     played = t.played if t.played is not None else t.games
     resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
+    where = args.backend if t.run is None else \
+        f"{t.run.backend}, {t.run.workers} worker{'s' if t.run.workers != 1 else ''}"
     lines.append(f"  average turns {data['avg_turns']:.1f}; {played} games played in {t.seconds:.1f} s"
-                 f"{resumed}, {data['games_per_second']:.2f} games per second ({args.backend})")
+                 f"{resumed}, {data['games_per_second']:.2f} games per second ({where})")
     if args.save:
         lines.append(f"  records saved in {args.save}")
     if args.results:

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from .bots import Bot, make_bot
 from .engine import Game
 from .errors import IllegalMoveError, RunError, ViewError
-from .parallel import run_tasks
+from .parallel import RunInfo, run_tasks
 from .record import Record
 from .results import ResultsFile
 from .rules import Mode, Rules
@@ -188,7 +188,7 @@ class Tournament:
     not to keep them; ``totals`` always holds the summary's counts (computed from
     ``results`` when not given). ``played`` is how many games this run played
     itself (the others were read back from a results file); games per second
-    count those only.
+    count those only. ``run`` says where they were played (backend, workers).
     """
 
     rules: Rules
@@ -198,6 +198,7 @@ class Tournament:
     seconds: float
     totals: Totals | None = None
     played: int | None = None
+    run: RunInfo | None = None
 
     def __post_init__(self) -> None:
         if self.totals is None:
@@ -386,8 +387,9 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
 
         tasks = (replace(template, index=i) for i in range(games) if i not in done)
         start = time.perf_counter()
+        info = None
         if games - already > 0:
-            run_tasks(play_task, tasks, finished, backend=backend, workers=workers, ray_address=ray_address,
+            info = run_tasks(play_task, tasks, finished, backend=backend, workers=workers, ray_address=ray_address,
                       max_retries=max_retries, total=games - already, on_note=note)
         seconds = time.perf_counter() - start
         if stream is not None:
@@ -396,7 +398,7 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
         if sink is not None:
             sink.close()
     kept.sort(key=lambda r: r.index)
-    return Tournament(rules, names, seed, tuple(kept), seconds, tally.totals(), tally.games - already)
+    return Tournament(rules, names, seed, tuple(kept), seconds, tally.totals(), tally.games - already, info)
 
 
 class _IndexSet:
