@@ -199,3 +199,16 @@ def test_keep_results_false_keeps_totals_only() -> None:
     b = run_tournament(RULES, BOTS, 12, seed=4)
     assert a.results == () and len(b.results) == 12
     assert _stable(a.to_json()) == _stable(b.to_json())
+
+
+def test_progress_bar_counts_resumed_games(tmp_path: Path) -> None:
+    import io
+
+    path = tmp_path / "run.jsonl"
+    run_tournament(RULES, BOTS, 4, seed=21, results_file=str(path))
+    out = io.StringIO()
+    run_tournament(RULES, BOTS, 9, seed=21, results_file=str(path), workers=2, progress=out)
+    text = out.getvalue()
+    assert text.startswith("\r[") and "9/9 games" in text and "games/s" in text and text.endswith("\n")
+    counts = [int(part.split("/")[0].split()[-1]) for part in text.split("\r")[1:]]
+    assert counts == sorted(counts) and counts[0] >= 5 and counts[-1] == 9
