@@ -250,6 +250,25 @@ def _import_ray() -> Any:
     return ray
 
 
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _signal_handlers() -> dict[int, Any]:
+    return {sig: signal.getsignal(sig) for sig in _SIGNALS}
+
+
+def _restore_signal_handlers(handlers: dict[int, Any]) -> None:
+    """Undo the handlers ``ray.init`` installs (its SIGTERM handler dumps a stack and kills the process),
+    so that the caller's Ctrl-C and SIGTERM handling stops the run cleanly."""
+    for sig, handler in handlers.items():
+        if handler is None:
+            continue  # not set from Python: nothing to put back
+        try:
+            signal.signal(sig, handler)
+        except (ValueError, OSError):  # not the main thread
+            pass
+
+
 def _one_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
     return f"{type(e).__name__}: {text[0] if text else ''}"[:400]
@@ -309,11 +328,14 @@ def _run_ray(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], worker
         else:
             _probe(address)
             options["address"] = address
+        handlers = _signal_handlers()
         try:
             ray.init(**options)
         except Exception as e:  # noqa: BLE001 - Ray raises many kinds; the user needs one line
             where = "start a local Ray instance" if address is None else f"join the Ray cluster at {address!r}"
             raise RunError(f"cannot {where}: {_one_line(e)}") from None
+        finally:
+            _restore_signal_handlers(handlers)
         started = True
     try:
         cluster_cpus = int(ray.cluster_resources().get("CPU", 1))
