@@ -9,10 +9,12 @@ failure never leaves half an answer behind.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from .errors import RecordError, TrioError
@@ -246,16 +248,32 @@ def _write_atomic(path: str, text: str) -> None:
 def cmd_simulate(args: argparse.Namespace) -> str:
     from .errors import RulesError
     from .rules import Rules
-    from .simulate import run_tournament, save_records
+    from .simulate import GameResult, run_tournament, save_record
 
     rules = Rules(args.players, args.mode, args.teams)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
         raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
-    t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers, keep_records=bool(args.save),
-                       progress=not args.json)
+    _check_backend_args(args)
+    on_game = None
     if args.save:
-        save_records(t, args.save)
+        if os.path.exists(args.save) and not os.path.isdir(args.save):
+            raise UsageError(f"--save {args.save}: exists and is not a directory")
+        os.makedirs(args.save, exist_ok=True)
+
+        def on_game(r: GameResult) -> None:
+            save_record(r, args.save)  # each record whole, as its game ends
+
+    try:
+        with _terminate_as_interrupt():
+            t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers,
+                               keep_records=bool(args.save), progress=not args.json, backend=args.backend,
+                               ray_address=args.ray_address, results_file=args.results, keep_results=False,
+                               on_game=on_game, on_note=_note)
+    except KeyboardInterrupt:
+        if args.results:
+            _note(f"the finished games are kept in {args.results}; run the same command again to go on")
+        raise
     data = t.to_json()
     if args.json:
         return json.dumps(data)
@@ -266,10 +284,62 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {p['win_rate']:7.3f}  "
                      f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]")
     lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
-    lines.append(f"  average turns {data['avg_turns']:.1f}; {data['games_per_second']:.2f} games per second")
+    played = t.played if t.played is not None else t.games
+    resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
+    where = args.backend if t.run is None else \
+        f"{t.run.backend}, {t.run.workers} worker{'s' if t.run.workers != 1 else ''}"
+    lines.append(f"  average turns {data['avg_turns']:.1f}; {played} games played in {t.seconds:.1f} s"
+                 f"{resumed}, {data['games_per_second']:.2f} games per second ({where})")
     if args.save:
         lines.append(f"  records saved in {args.save}")
+    if args.results:
+        lines.append(f"  results in {args.results}")
     return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a long run goes on, SIGTERM stops it as Ctrl-C does (workers stopped, finished work kept)."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave the signal alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _note(text: str) -> None:
+    print(f"{PROG}: note: {text}", file=sys.stderr, flush=True)
+
+
+def _check_backend_args(args: argparse.Namespace) -> None:
+    if args.backend != "ray" and args.ray_address is not None:
+        raise UsageError("--ray-address is for --backend ray")
+
+
+def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> None:
+    """The options that choose where many tasks run (``--workers``, ``--backend``, ``--ray-address``)."""
+    sp.add_argument("--workers", type=_positive, default=None,
+                    help=f"{what} run at a time (default: 1 on the local backend, every CPU on Ray); capped at "
+                         "the CPUs available; the results are the same for any number")
+    sp.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="local: processes of this machine (default); ray: Ray tasks, retried if a worker dies "
+                         "(pip install 'trio-solver[ray]')")
+    sp.add_argument("--ray-address", metavar="ADDRESS", default=None,
+                    help="the Ray cluster to join: 'auto' (the one started on this machine by 'ray start') or "
+                         "HOST:PORT; default: start a private local Ray instance")
+
+
+def _positive(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r}")
+    return int(text)
 
 
 def cmd_play(args: argparse.Namespace) -> str:
@@ -341,9 +411,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
     sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver)")
-    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--workers", type=int, default=1, help="processes (same results as one)")
+    add_backend_options(sp)
+    sp.add_argument("--results", metavar="FILE",
+                    help="append every finished game to FILE as a JSON line; run the same command again to "
+                         "resume (the games in FILE are not played again)")
     sp.add_argument("--save", metavar="DIR", help="write every game as a record in DIR")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 

@@ -15,6 +15,7 @@ __all__ = [
     "RecordError",
     "ContradictionError",
     "ViewError",
+    "RunError",
 ]
 
 
@@ -60,3 +61,11 @@ class RecordError(TrioError):
 
 class ContradictionError(RecordError):
     """A record whose shown values no deal of the cards can produce."""
+
+
+class RunError(TrioError):
+    """A run of many games or analyses that cannot start or go on.
+
+    For example: a backend that is not installed or not reachable, a results
+    file written by a run with other parameters, a task that failed every retry.
+    """

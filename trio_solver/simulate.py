@@ -2,29 +2,36 @@
 
 Every game is dealt from its own generator, derived from the tournament seed and
 the game's number, and every bot of a game gets its own generator derived the
-same way; so a game's result does not depend on which process plays it, and
-``--workers`` gives exactly the results of one process.
+same way; so a game's result does not depend on which process or machine plays
+it, and every backend and number of ``--workers`` give exactly the results of one
+process. Tournaments run through :func:`trio_solver.parallel.run_tasks` (a local
+process pool or Ray), stream their games a bounded window at a time, and can
+append every finished game to a results file and resume from it
+(:mod:`trio_solver.results`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .engine import Game
-from .errors import IllegalMoveError, ViewError
+from .errors import IllegalMoveError, RunError, ViewError
+from .parallel import RunInfo, run_tasks
 from .record import Record
+from .results import ResultsFile
 from .rules import Mode, Rules
 
-__all__ = ["play_game", "GameResult", "Tournament", "run_tournament", "wilson", "game_seed"]
+__all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_tournament", "play_task", "wilson",
+           "game_seed", "save_records", "save_record"]
 
 #: A game longer than this many reveals is stopped as a draw (never seen in practice).
 MAX_REVEALS = 20_000
@@ -71,18 +78,57 @@ def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_pl
 
 @dataclass(frozen=True)
 class GameResult:
+    """One finished game: its number, the winning seat (``None``: stopped as a draw), turns, and record."""
+
     index: int
     winner: int | None
     turns: int
     record: str | None
 
+    def to_json(self) -> dict[str, Any]:
+        """The line of a results file (the record is not stored there)."""
+        return {"game": self.index, "winner": self.winner, "turns": self.turns}
 
-def _play_one(args: tuple[Rules, tuple[str, ...], int, int, bool]) -> GameResult:
-    rules, names, seed, index, keep = args
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything one game of a tournament depends on (picklable: it is sent to worker processes).
+
+    Every field but ``index`` and ``keep_record`` is a parameter of the whole
+    tournament and goes into the header of a results file (:meth:`params`), so a
+    field added here is checked on resume too.
+    """
+
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: int
+    index: int = 0
+    keep_record: bool = False
+
+    def params(self) -> dict[str, Any]:
+        """The tournament's parameters as JSON (the header of a results file)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("index", "keep_record"):
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Rules):
+                out.update(value.to_json())
+            elif isinstance(value, tuple):
+                out[f.name] = list(value)
+            else:
+                out[f.name] = value
+        return out
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play game ``task.index`` of a tournament; the result depends only on the task."""
+    rules, names, seed, index = task.rules, task.bots, task.seed, task.index
     bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s))) for s, name in enumerate(names)]
     game = play_game(rules, bots, rng=random.Random(game_seed(seed, index)), first_player=index % rules.players)
-    turns = sum(1 for e in game.table.events if hasattr(e, "reveals"))
-    text = Record.from_game(game, names=[f"{n}@{s}" for s, n in enumerate(names)]).dumps() if keep else None
+    turns = sum(1 for e in game.events if hasattr(e, "reveals"))  # turns, not swaps
+    text = Record.from_game(game, names=[f"{n}@{s}" for s, n in enumerate(names)]).dumps() \
+        if task.keep_record else None
     return GameResult(index, game.winner, turns, text)
 
 
@@ -100,36 +146,83 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
+class Totals:
+    """What a tournament's summary is made of: games, wins per team (per seat without teams), turns."""
+
+    games: int
+    team_wins: tuple[int, ...]
+    turns: int
+
+    @classmethod
+    def of(cls, rules: Rules, results: Sequence[GameResult]) -> Totals:
+        tally = _Tally(rules)
+        for r in results:
+            tally.add(r)
+        return tally.totals()
+
+
+class _Tally:
+    """Running totals, so that a tournament's memory does not grow with its games."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.games = 0
+        self.team_wins = [0] * len(rules.teams_of_seats)
+        self.turns = 0
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        self.turns += r.turns
+        if r.winner is not None:
+            self.team_wins[self.rules.team_of(r.winner)] += 1
+
+    def totals(self) -> Totals:
+        return Totals(self.games, tuple(self.team_wins), self.turns)
+
+
+@dataclass(frozen=True)
 class Tournament:
-    """The results of a run of games."""
+    """The results of a run of games.
+
+    ``results`` holds every game (sorted by number) unless the run was asked
+    not to keep them; ``totals`` always holds the summary's counts (computed from
+    ``results`` when not given). ``played`` is how many games this run played
+    itself (the others were read back from a results file); games per second
+    count those only. ``run`` says where they were played (backend, workers).
+    """
 
     rules: Rules
     bots: tuple[str, ...]
     seed: int
     results: tuple[GameResult, ...]
     seconds: float
+    totals: Totals | None = None
+    played: int | None = None
+    run: RunInfo | None = None
+
+    def __post_init__(self) -> None:
+        if self.totals is None:
+            object.__setattr__(self, "totals", Totals.of(self.rules, self.results))
+
+    @property
+    def _totals(self) -> Totals:
+        assert self.totals is not None
+        return self.totals
 
     @property
     def games(self) -> int:
-        return len(self.results)
+        return self._totals.games
 
     def seat_wins(self) -> list[int]:
-        wins = [0] * self.rules.players
-        for r in self.results:
-            if r.winner is not None:
-                for s in self.rules.teams_of_seats[self.rules.team_of(r.winner)]:
-                    wins[s] += 1
-        return wins
+        """Games won by each seat (a team win counts for every seat of the team)."""
+        return [self._totals.team_wins[self.rules.team_of(s)] for s in range(self.rules.players)]
 
     def bot_wins(self) -> dict[str, int]:
         """Games won by each bot name (a team win counts once for each bot name in the team)."""
         out = {name: 0 for name in self.bots}
-        for r in self.results:
-            if r.winner is None:
-                continue
-            names = {self.bots[s] for s in self.rules.teams_of_seats[self.rules.team_of(r.winner)]}
-            for name in names:
-                out[name] += 1
+        for team, seats in enumerate(self.rules.teams_of_seats):
+            for name in {self.bots[s] for s in seats}:
+                out[name] += self._totals.team_wins[team]
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -139,6 +232,7 @@ class Tournament:
             lo, hi = wilson(w, n)
             per_seat.append({"seat": s, "bot": self.bots[s], "wins": w, "win_rate": w / n if n else 0.0,
                              "ci95": [round(lo, 4), round(hi, 4)]})
+        played = n if self.played is None else self.played
         return {
             "players": self.rules.players,
             "mode": self.rules.mode.value,
@@ -148,43 +242,205 @@ class Tournament:
             "bots": list(self.bots),
             "wins": self.bot_wins(),
             "per_seat": per_seat,
-            "avg_turns": sum(r.turns for r in self.results) / n if n else 0.0,
-            "games_per_second": n / self.seconds if self.seconds > 0 else 0.0,
+            "avg_turns": self._totals.turns / n if n else 0.0,
+            "games_per_second": played / self.seconds if self.seconds > 0 else 0.0,
         }
 
 
-def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, workers: int = 1,
-                   keep_records: bool = False, progress: bool = False) -> Tournament:
-    """Play ``games`` games; game ``i`` starts with seat ``i mod players`` so no seat gains from moving first."""
+class _Progress:
+    """A one-line progress bar with throughput, redrawn at most ten times a second."""
+
+    def __init__(self, stream: TextIO | None, total: int, done: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.done = done
+        self.start_done = done
+        self.start = time.perf_counter()
+        self.drawn = 0.0
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.stream is None:
+            return
+        now = time.perf_counter()
+        if now - self.drawn >= 0.1 or self.done == self.total:
+            self.drawn = now
+            self.draw(now)
+
+    def draw(self, now: float) -> None:
+        assert self.stream is not None
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        elapsed = now - self.start
+        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+        eta = f", {_duration((self.total - self.done) / rate)} left" if rate > 0 and self.done < self.total else ""
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
+                          f"{rate:.1f} games/s{eta}   ")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.stream is not None:
+            self.draw(time.perf_counter())
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def tournament_command(task: GameTask, games: int) -> str:
+    """The command line that plays this tournament (for the header of a results file)."""
+    r = task.rules
+    text = f"trio-solver simulate --players {r.players} --mode {r.mode.value}"
+    if r.teams:
+        text += " --teams"
+    return text + f" --bots {','.join(task.bots)} --games {games} --seed {task.seed}"
+
+
+def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, workers: int | None = None,
+                   keep_records: bool = False, progress: bool | TextIO = False, backend: str = "local",
+                   ray_address: str | None = None, results_file: str | None = None, keep_results: bool = True,
+                   on_game: Callable[[GameResult], None] | None = None,
+                   on_note: Callable[[str], None] | None = None, max_retries: int = 3) -> Tournament:
+    """Play ``games`` games; game ``i`` starts with seat ``i mod players`` so no seat gains from moving first.
+
+    A game's result depends only on ``seed`` and its number, so every backend
+    and every number of ``workers`` give the same tournament (see
+    :func:`trio_solver.parallel.run_tasks` for ``backend``, ``workers`` — default
+    one process locally, every CPU on Ray —, ``ray_address`` and
+    ``max_retries``). Games are handed out as workers free up, a bounded window
+    at a time, so memory does not grow with ``games`` when ``keep_results`` is
+    false (then ``Tournament.results`` is empty and only the totals are kept).
+
+    ``results_file``: every finished game is appended to it as one JSON line
+    (see :mod:`trio_solver.results`); if the file already holds games of a run
+    with the same parameters, those are not played again and count in the
+    summary, which is then the same as an uninterrupted run's (``games`` may
+    grow, to extend a run; games in the file beyond ``games`` are left out). A
+    file of a run with other parameters is refused
+    (:class:`~trio_solver.errors.RunError`). Resumed games carry no record.
+
+    ``on_game`` is called in this process with each game this run plays, as it
+    finishes (before it is written to the results file); ``progress`` draws a bar
+    on standard error when it is a terminal (or on the given stream);
+    ``on_note`` receives one-line notes (workers capped, games resumed).
+    """
     names = tuple(bots)
     if len(names) != rules.players:
         raise ViewError(f"--bots names {len(names)} bots for {rules.players} players")
     for name in names:
         make_bot(name, random.Random(0))  # unknown names fail before any game is played
-    jobs = [(rules, names, seed, i, keep_records) for i in range(games)]
-    start = time.perf_counter()
-    results: list[GameResult] = []
-    show = progress and sys.stderr.isatty()
+    if games < 1:
+        raise RunError(f"--games: expected 1 or more games, got {games}")
+    template = GameTask(rules, names, seed, 0, keep_records)
+    note = on_note if on_note is not None else (lambda _text: None)
+    tally = _Tally(rules)
+    kept: list[GameResult] = []
+    done = _IndexSet()
+    beyond = 0
 
-    def tick(done: int) -> None:
-        if show:
-            width = 30
-            filled = int(width * done / max(games, 1))
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{games} games")
-            sys.stderr.flush()
+    def resumed(number: int, entry: dict[str, Any]) -> None:
+        nonlocal beyond
+        r = _result_of(results_file or "", number, entry, rules)
+        if r.index in done:
+            raise RunError(f"{results_file}: line {number}: game {r.index} is already in the file")
+        done.add(r.index)
+        if r.index >= games:
+            beyond += 1
+            return
+        tally.add(r)
+        if keep_results:
+            kept.append(r)
 
-    if workers > 1 and games > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for r in pool.map(_play_one, jobs, chunksize=max(1, games // (workers * 8))):
-                results.append(r)
-                tick(len(results))
-    else:
-        for job in jobs:
-            results.append(_play_one(job))
-            tick(len(results))
-    if show:
-        sys.stderr.write("\n")
-    return Tournament(rules, names, seed, tuple(results), time.perf_counter() - start)
+    sink: ResultsFile | None = None
+    if results_file is not None:
+        sink = ResultsFile(results_file, "tournament", template.params(), resumed,
+                           command=tournament_command(template, games))
+    try:
+        already = tally.games
+        if already:
+            note(f"{already} of {games} games read back from {results_file}; playing the other {games - already}")
+        if beyond:
+            note(f"{beyond} games of {results_file} are beyond --games {games} and not counted")
+        stream: TextIO | None
+        if isinstance(progress, bool):
+            stream = sys.stderr if progress and sys.stderr.isatty() else None
+        else:
+            stream = progress
+        bar = _Progress(stream, games, already)
+
+        def finished(r: GameResult) -> None:
+            if on_game is not None:
+                on_game(r)
+            if sink is not None:
+                sink.append(r.to_json())
+            tally.add(r)
+            if keep_results:
+                kept.append(r)
+            bar.tick()
+
+        tasks = (replace(template, index=i) for i in range(games) if i not in done)
+        start = time.perf_counter()
+        info = None
+        if games - already > 0:
+            info = run_tasks(play_task, tasks, finished, backend=backend, workers=workers, ray_address=ray_address,
+                      max_retries=max_retries, total=games - already, on_note=note)
+        seconds = time.perf_counter() - start
+        if stream is not None:
+            bar.end()
+    finally:
+        if sink is not None:
+            sink.close()
+    kept.sort(key=lambda r: r.index)
+    return Tournament(rules, names, seed, tuple(kept), seconds, tally.totals(), tally.games - already, info)
+
+
+class _IndexSet:
+    """A set of game numbers kept small: every number below ``prefix``, plus the few above it."""
+
+    def __init__(self) -> None:
+        self.prefix = 0
+        self.extra: set[int] = set()
+
+    def add(self, i: int) -> None:
+        if i == self.prefix:
+            self.prefix += 1
+            while self.prefix in self.extra:
+                self.extra.remove(self.prefix)
+                self.prefix += 1
+        elif i > self.prefix:
+            self.extra.add(i)
+
+    def __contains__(self, i: int) -> bool:
+        return i < self.prefix or i in self.extra
+
+
+def _result_of(path: str, number: int, entry: dict[str, Any], rules: Rules) -> GameResult:
+    """A game line of a results file, checked."""
+    game, winner, turns = entry.get("game"), entry.get("winner"), entry.get("turns")
+    ok = (set(entry) == {"game", "winner", "turns"}
+          and type(game) is int and game >= 0
+          and type(turns) is int and turns >= 0
+          and (winner is None or (type(winner) is int and 0 <= winner < rules.players)))
+    if not ok:
+        raise RunError(f"{path}: line {number} is not a game of this tournament: {json.dumps(entry)[:200]}")
+    assert isinstance(game, int) and isinstance(turns, int)
+    return GameResult(game, winner if isinstance(winner, int) else None, turns, None)
+
+
+def save_record(r: GameResult, directory: str) -> str | None:
+    """Write a game's record (if it was kept) as ``game_00000.json`` in ``directory``, atomically."""
+    if r.record is None:
+        return None
+    path = os.path.join(directory, f"game_{r.index:05d}.json")
+    Record.loads(r.record).save(path)
+    return path
 
 
 def save_records(t: Tournament, directory: str) -> list[str]:
@@ -192,11 +448,9 @@ def save_records(t: Tournament, directory: str) -> list[str]:
     os.makedirs(directory, exist_ok=True)
     paths = []
     for r in t.results:
-        if r.record is None:
-            continue
-        path = os.path.join(directory, f"game_{r.index:05d}.json")
-        Record.loads(r.record).save(path)
-        paths.append(path)
+        path = save_record(r, directory)
+        if path is not None:
+            paths.append(path)
     return paths
 
 
