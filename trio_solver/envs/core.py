@@ -20,7 +20,7 @@ So 3 players have 15 actions, 4 players 16, 5 players 16, 6 players 18; team pla
 4 players 8 + 13 = 21, 6 players 12 + 13 = 25.
 
 **The decision flow** (:class:`TrioMatch`). Decisions come one at a time. At a swap
-moment (before the first turn, and after a trio for the other teams; RULES.md, "Team
+moment (before the first turn, and after a trio for the other teams; docs/RULES.md, "Team
 play") every open team whose partners both hold a card decides, first seat then
 partner, each choosing a card of their own hand or "no swap" without seeing the
 other's choice; the team swaps when both offered a card. Otherwise the seat to move
