@@ -17,6 +17,7 @@ from trio_solver.evaluate import (
     DEFAULT_ADVISE_SAMPLES,
     DEFAULT_SAMPLES,
     GameEvaluation,
+    _plan_chooser,
     advise_game,
     evaluate,
 )
@@ -143,7 +144,7 @@ def test_evaluate_matches_brute_force_on_small_late_positions() -> None:
     """The exact expectation over every placement (enumerated independently of the belief model) of the
     model's deterministic playout, against the sampled estimate."""
     positions = collect_small_positions(30, max_hidden=8, min_hidden=3, seed=41, mid_turn_rate=0.3)
-    checked = 0
+    checked = advised = 0
     for game, seat in positions:
         view = game.view(seat)
         bf = None if view.over else brute_force(view, limit=3000)
@@ -162,10 +163,26 @@ def test_evaluate_matches_brute_force_on_small_late_positions() -> None:
         for t, seat0 in enumerate(sides(rules)):
             err = max(ev.stderr[seat0], 1e-3)
             assert abs(ev.win_chance[seat0] - float(exact[t])) <= 4.5 * err, (view, t, exact, ev)
+        if view.seat == view.to_move:
+            # advice for the game: each reveal's exact chance, played with the advisor's plan
+            adv = advise_game(view, samples=300, seed=checked)
+            for e in adv.evaluations[:3]:
+                plan = {st.value: tuple(to_action(r) for r in st.then) for st in e.plan}
+                chooser = _plan_chooser(to_action(e.reveal), len(view.turn), plan)
+                p_exact = Fraction(0)
+                for placement, w in bf.placements:
+                    sim = Sim.from_view(view, memory, placement.hands, placement.centre)
+                    sim.play_turn(chooser)
+                    winner = sim.playout()
+                    if winner is not None and rules.team_of(winner) == rules.team_of(view.to_move):
+                        p_exact += Fraction(w, bf.total)
+                assert e.p_game is not None and e.p_game_stderr is not None
+                assert abs(e.p_game - float(p_exact)) <= 4.5 * max(e.p_game_stderr, 2e-3), (view, e, p_exact)
+                advised += 1
         checked += 1
         if checked == 8:
             break
-    assert checked >= 6
+    assert checked >= 6 and advised >= 6
 
 
 def test_bad_requests_get_a_clear_error() -> None:

@@ -19,7 +19,7 @@ import random
 
 from .beliefs import Beliefs
 from .errors import ViewError
-from .evaluate import Posterior, playout_outcomes
+from .evaluate import Posterior, Tally, playout_tally
 from .reveal import Reveal
 from .rules import SEVEN
 from .search import Advice, Evaluation, advise
@@ -80,7 +80,7 @@ class ExpertBot:
     def _race(self, post: Posterior, cands: list[Evaluation], seed: int) -> Evaluation:
         """Successive halving with common random numbers: every survivor is played on the same deals."""
         alive = list(range(len(cands)))
-        wins = [0.0] * len(cands)
+        tallies = [Tally.empty() for _ in cands]
         rounds = max(1, (len(cands) - 1).bit_length())
         per_round = self.budget // rounds
         done = 0
@@ -88,9 +88,10 @@ class ExpertBot:
             share = max(1, per_round // len(alive))
             idx = range(done, done + share)
             for i in alive:
-                wins[i] += sum(playout_outcomes(post, cands[i], seed, idx))
+                playout_tally(post, cands[i], seed, idx, tallies[i])
             done += share
-            alive.sort(key=lambda i: (-wins[i], i))
+            score = {i: tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] for i in alive}
+            alive.sort(key=lambda i: (-round(score[i], 12), i))
             if r < rounds - 1:
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
         best = alive[0]
