@@ -35,12 +35,13 @@ from typing import Any
 
 from .beliefs import Beliefs
 from .errors import ViewError
+from .reveal import Reveal
 from .rollout import Action, PublicMemory, Sim, public_memory, to_action
 from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "MAX_SAMPLES", "Posterior", "sample_seed"]
+           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "sample_seed"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -304,3 +305,59 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))
     return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
 
+
+
+def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
+    """Sentences for people about the reveals of ``advice`` (ranked by ``p_game``): what each is worth
+    for the game, what its first card shows the table if the turn fails, and how it compares with
+    the reveal that is best for this turn alone."""
+    memory = public_memory(view)
+    seat = view.to_move
+    nxt = (seat + 1) % view.rules.players
+    public_counts: dict[int, int] = {}
+    for h in memory.hands:
+        for v in h:
+            if v is not None:
+                public_counts[v] = public_counts.get(v, 0) + 1
+    for v in memory.slots:
+        if v is not None:
+            public_counts[v] = public_counts.get(v, 0) + 1
+
+    def public(r: Reveal) -> bool:
+        if r.is_centre:
+            return memory.slots[r.index] is not None
+        return memory.hands[r.index][view.position(r)] is not None
+
+    def shows(e: Evaluation) -> str:
+        r = e.reveal
+        if public(r):
+            return "its card is already known to everyone, so a failure shows nothing new"
+        if e.known_value is not None:
+            v = e.known_value
+            text = f"a failure shows your {v} to everyone"
+            if public_counts.get(v, 0) >= 2:
+                text += f", next to {public_counts[v]} known {v}s: seat {nxt} could take that trio"
+            return text
+        likely = max(e.plan, key=lambda st: st.probability, default=None)
+        text = "a failure shows this unknown card to everyone"
+        if likely is not None:
+            text += f" (most likely a {likely.value}, {likely.probability:.0%})"
+        return text
+
+    def sentence(e: Evaluation) -> str:
+        assert e.p_game is not None
+        return (f"{e.reveal}: wins the game {e.p_game:.1%} ± {e.p_game_stderr or 0.0:.1%}; trio this turn "
+                f"{e.p_trio:.1%}, win this turn {e.p_win:.1%}; {shows(e)}.")
+
+    if not advice.evaluations or advice.evaluations[0].p_game is None:
+        return []
+    lines = [sentence(e) for e in advice.evaluations[:limit]]
+    best = advice.evaluations[0]
+    turn_best = max(advice.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12),
+                                                      -advice.evaluations.index(e)))
+    if turn_best.reveal != best.reveal and turn_best.p_game is not None and best.p_game is not None:
+        if turn_best not in advice.evaluations[:limit]:
+            lines.append(sentence(turn_best))
+        lines.append(f"{turn_best.reveal} is best for this turn alone (trio {turn_best.p_trio:.1%}) but wins the "
+                     f"game {best.p_game - turn_best.p_game:.1%} less often than {best.reveal}.")
+    return lines
