@@ -24,7 +24,7 @@ from .facts import STATE_BUDGET
 __all__ = ["main"]
 
 PROG = "trio-solver"
-COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play")
+COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play")
 
 
 class UsageError(Exception):
@@ -53,6 +53,19 @@ def _nonneg(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"expected a number of events (0 or more), got {text!r}")
     return int(text)
+
+
+def _positive(text: str) -> int:
+    t = text.strip()
+    if not t.isdigit() or len(t) > 12 or int(t) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r:.40}")
+    return int(t)
+
+
+# defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
+_DEFAULT_EVALUATE = 400
+_DEFAULT_ADVISE = 200
+_DEFAULT_BUDGET = 480
 
 
 def _load(path: str) -> Any:
@@ -197,12 +210,44 @@ def cmd_advise(args: argparse.Namespace) -> str:
     if args.seat == "all" or args.seat is None:
         raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
     view = record.view(args.seat, args.after)
-    advice = advise(view, args.objective)
+    if args.objective == "game":
+        from .evaluate import advise_game
+
+        advice = advise_game(view, samples=args.samples, seed=args.seed)
+    else:
+        advice = advise(view, args.objective)
     if args.json:
         data = advice.to_json()
         data["after"] = len(view.events) if args.after is None else args.after
         return json.dumps(data)
-    return advice_text(advice, record.names)
+    text = advice_text(advice, record.names)
+    if args.objective == "game":
+        from .evaluate import explain
+
+        text += "\n" + "\n".join(explain(view, advice))
+    return text
+
+
+def cmd_evaluate(args: argparse.Namespace) -> str:
+    from .errors import RecordError
+    from .evaluate import evaluate
+    from .render import seat_name
+
+    record = _load(args.file)
+    if args.seat == "all":
+        raise RecordError("seat", "evaluate is for one seat or 'none' (a spectator)")
+    view = record.view(args.seat, args.after)
+    result = evaluate(view, samples=args.samples, seed=args.seed)
+    after = len(view.events) if args.after is None else args.after
+    if args.json:
+        return json.dumps(result.to_json(after))
+    who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
+    lines = [f"Chance to win the game, seen by {who} after {after} events "
+             f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
+        mark = "  <- to move" if s == result.to_move else ""
+        lines.append(f"  {seat_name(s, record.names):<12} {p:7.4f} ± {e:.4f}{mark}")
+    return "\n".join(lines)
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:
@@ -269,7 +314,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
             t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers,
                                keep_records=bool(args.save), progress=not args.json, backend=args.backend,
                                ray_address=args.ray_address, results_file=args.results, keep_results=False,
-                               on_game=on_game, on_note=_note)
+                               on_game=on_game, on_note=_note, budget=args.budget)
     except KeyboardInterrupt:
         if args.results:
             _note(f"the finished games are kept in {args.results}; run the same command again to go on")
@@ -336,12 +381,6 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
                          "HOST:PORT; default: start a private local Ray instance")
 
 
-def _positive(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r}")
-    return int(text)
-
-
 def cmd_play(args: argparse.Namespace) -> str:
     from .errors import RulesError
     from .play import play_terminal
@@ -397,7 +436,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
+    sp.add_argument("--objective", choices=("trio", "win", "game"), default="trio",
+                    help="what to maximise (default trio; game: the chance to win the game, by playouts)")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
+                    help="--objective game: posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+    sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+
+    sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
+                    help="playouts (default %d)" % _DEFAULT_EVALUATE)
+    sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows")
@@ -410,7 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, required=True, choices=(3, 4, 5, 6))
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
-    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver)")
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert)")
+    sp.add_argument("--budget", type=_positive, default=None, metavar="K",
+                    help="the expert bot's playouts per decision (default %d)" % _DEFAULT_BUDGET)
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
     sp.add_argument("--seed", type=int, default=0)
     add_backend_options(sp)

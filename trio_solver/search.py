@@ -39,7 +39,7 @@ from .view import PlayerView
 
 __all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise"]
 
-Objective = Literal["trio", "win"]
+Objective = Literal["trio", "win", "game"]
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -88,27 +88,44 @@ class Evaluation:
     """The value this reveal shows for certain (the mover's own card or a known slot), else ``None``."""
     progress: float
     """Tie-break: chance of a trio weighted by how much that trio serves the mode's goal."""
+    p_game: float | None = None
+    """The mover's chance to win the game after this reveal (set by :func:`trio_solver.evaluate.advise_game`)."""
+    p_game_stderr: float | None = None
+    """The standard error of ``p_game``."""
 
     def to_json(self) -> dict[str, Any]:
-        """One entry of the ``reveals`` list of the ``advise`` JSON, with its plan."""
-        return {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12), "p_win": round(self.p_win, 12),
-                "known_value": self.known_value, "progress": round(self.progress, 12),
-                "plan": [s.to_json() for s in self.plan]}
+        """One entry of the ``reveals`` list of the ``advise`` JSON, with its plan (and ``p_game``,
+        ``p_game_stderr`` when advised for the game)."""
+        out: dict[str, Any] = {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12),
+                               "p_win": round(self.p_win, 12)}
+        if self.p_game is not None:
+            out["p_game"] = round(self.p_game, 12)
+            out["p_game_stderr"] = round(self.p_game_stderr or 0.0, 12)
+        out.update({"known_value": self.known_value, "progress": round(self.progress, 12),
+                    "plan": [s.to_json() for s in self.plan]})
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Evaluation:
         """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
-        d = json_object(data, "evaluation", ("reveal", "p_trio", "p_win", "known_value", "progress", "plan"))
+        d = json_object(data, "evaluation", ("reveal", "p_trio", "p_win", "p_game", "p_game_stderr",
+                                             "known_value", "progress", "plan"))
         try:
             known = d.get("known_value")
+            game = d.get("p_game")
             return cls(Reveal.from_json(d["reveal"]), _prob(d["p_trio"]), _prob(d["p_win"]),
                        tuple(PlanStep.from_json(s) for s in d.get("plan", [])),
-                       None if known is None else _int(known), float(d.get("progress", 0.0)))
+                       None if known is None else _int(known), float(d.get("progress", 0.0)),
+                       None if game is None else _prob(game),
+                       None if game is None else float(d.get("p_game_stderr", 0.0)))
         except (KeyError, TypeError, ValueError, NotationError) as e:
             raise RecordError("evaluation", f"expected reveal, p_trio, p_win and plan ({e})") from None
 
     def __str__(self) -> str:
-        return f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+        text = f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+        if self.p_game is not None:
+            text += f" p_game={self.p_game:.4f}±{self.p_game_stderr or 0.0:.4f}"
+        return text
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,8 @@ class GameTask:
     seed: int
     index: int = 0
     keep_record: bool = False
+    budget: int | None = None
+    """The ``expert`` bot's playouts per decision (``None``: its default)."""
 
     def params(self) -> dict[str, Any]:
         """The tournament's parameters as JSON (the header of a results file)."""
@@ -124,7 +126,8 @@ class GameTask:
 def play_task(task: GameTask) -> GameResult:
     """Play game ``task.index`` of a tournament; the result depends only on the task."""
     rules, names, seed, index = task.rules, task.bots, task.seed, task.index
-    bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s))) for s, name in enumerate(names)]
+    bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s)), budget=task.budget)
+            for s, name in enumerate(names)]
     game = play_game(rules, bots, rng=random.Random(game_seed(seed, index)), first_player=index % rules.players)
     turns = sum(1 for e in game.events if hasattr(e, "reveals"))  # turns, not swaps
     text = Record.from_game(game, names=[f"{n}@{s}" for s, n in enumerate(names)]).dumps() \
@@ -300,15 +303,19 @@ def tournament_command(task: GameTask, games: int) -> str:
     text = f"trio-solver simulate --players {r.players} --mode {r.mode.value}"
     if r.teams:
         text += " --teams"
-    return text + f" --bots {','.join(task.bots)} --games {games} --seed {task.seed}"
+    text += f" --bots {','.join(task.bots)} --games {games} --seed {task.seed}"
+    return text + (f" --budget {task.budget}" if task.budget is not None else "")
 
 
 def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, workers: int | None = None,
                    keep_records: bool = False, progress: bool | TextIO = False, backend: str = "local",
                    ray_address: str | None = None, results_file: str | None = None, keep_results: bool = True,
                    on_game: Callable[[GameResult], None] | None = None,
-                   on_note: Callable[[str], None] | None = None, max_retries: int = 3) -> Tournament:
+                   on_note: Callable[[str], None] | None = None, max_retries: int = 3,
+                   budget: int | None = None) -> Tournament:
     """Play ``games`` games; game ``i`` starts with seat ``i mod players`` so no seat gains from moving first.
+
+    ``budget`` is passed to every bot that has one (the ``expert`` bot's playouts per decision).
 
     A game's result depends only on ``seed`` and its number, so every backend
     and every number of ``workers`` give the same tournament (see
@@ -335,10 +342,10 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
     if len(names) != rules.players:
         raise ViewError(f"--bots names {len(names)} bots for {rules.players} players")
     for name in names:
-        make_bot(name, random.Random(0))  # unknown names fail before any game is played
+        make_bot(name, random.Random(0), budget=budget)  # unknown names, bad budgets fail before any game
     if games < 1:
         raise RunError(f"--games: expected 1 or more games, got {games}")
-    template = GameTask(rules, names, seed, 0, keep_records)
+    template = GameTask(rules, names, seed, 0, keep_records, budget)
     note = on_note if on_note is not None else (lambda _text: None)
     tally = _Tally(rules)
     kept: list[GameResult] = []
