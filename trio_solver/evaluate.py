@@ -86,7 +86,7 @@ class GameEvaluation:
     approximate: bool = False
 
     def to_json(self, after: int | None = None) -> dict[str, Any]:
-        """The ``evaluate`` JSON of INTERFACE.md (``after`` defaults to ``None`` when not given)."""
+        """The ``evaluate`` JSON of docs/INTERFACE.md (``after`` defaults to ``None`` when not given)."""
         return {
             "seat": self.seat,
             "after": after,
