@@ -90,7 +90,7 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None) -> str:
     for h in fr["hands"]:
         who = seat_name(h["seat"], names).ljust(width)
         if h["cards"] is not None:
-            cards = "[" + " ".join(str(c) for c in h["cards"]) + "]" if h["cards"] else "[]"
+            cards = "[" + " ".join("?" if c is None else str(c) for c in h["cards"]) + "]" if h["cards"] else "[]"
         else:
             cards = ("[" + " ".join("?" for _ in range(h["size"])) + "]") if h["size"] else "[]"
         trios = fr["trios"][h["seat"]]
