@@ -38,6 +38,7 @@ from . import Swap, Turn
 from .engine import Game
 from .record import Record, replay_view
 from .reveal import Reveal
+from .words import article
 from .search import advise
 from .seen import seen_frame
 from .view import PlayerView
@@ -387,7 +388,7 @@ def _reason(d: Decision) -> str:
     def chance(p_trio: float, p_win: float) -> str:
         if p_win >= 1 - 1e-9:
             return "a certain win"
-        trio = "a certain trio" if p_trio >= 1 - 1e-9 else f"a {_pct(p_trio)} chance of a trio"
+        trio = "a certain trio" if p_trio >= 1 - 1e-9 else f"{article(_pct(p_trio))} {_pct(p_trio)} chance of a trio"
         return trio + (f" ({_pct(p_win)} to win the game now)" if p_win > 0.005 else "")
 
     return (f"{d.best} gave {chance(d.p_trio_best, d.p_win_best)}, "

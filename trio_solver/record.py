@@ -19,10 +19,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NoReturn
 
 from .engine import Deal, Game
@@ -196,19 +194,9 @@ class Record:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record atomically: the file is complete or untouched."""
-        text = self.dumps(indent=None) + "\n"
-        target = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=".trio-", suffix=".json", dir=target.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        from .files import write_text
+
+        write_text(path, self.dumps(indent=None) + "\n")
 
     # -- replay ---------------------------------------------------------------------
     @property

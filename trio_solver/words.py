@@ -1,0 +1,17 @@
+"""Small helpers for text meant for people."""
+
+from __future__ import annotations
+
+__all__ = ["article", "plural"]
+
+
+def article(word: object) -> str:
+    """``"a"`` or ``"an"`` before a number as it is read aloud: an 8, an 11, an 18%, a 7, a 100%."""
+    digits = str(word).lstrip("<")
+    eleven = digits[:2] in ("11", "18") and not (len(digits) > 2 and digits[2].isdigit())
+    return "an" if digits.startswith("8") or eleven else "a"
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``"1 trio"``, ``"2 trios"`` (``many``: an irregular plural)."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
