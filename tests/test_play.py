@@ -67,7 +67,7 @@ def test_bad_input_gets_clear_answers_and_quit_saves(tmp_path: Path) -> None:
     assert "not allowed: l7: there is no seat 7" in text
     assert "Advice for" in text and "Best:" in text  # the hint
     assert "already face up in this turn" in text  # c0 twice in one turn
-    assert "reveals c0 =" in text
+    assert "You reveal c0 =" in text
     # the turn in progress is kept in the saved record
     assert game.turn and game.turn[0].reveal == Reveal.centre(0)
     assert f"Game saved to {save}" in text
@@ -111,7 +111,7 @@ def test_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
         # the human's reveals in the record are exactly the legal ones it typed
         human = [r.reveal for e in rec.events if isinstance(e, Turn) and e.seat == 0 for r in e.reveals]
         assert human and all(str(r) in cands for r in human)
-        assert text.count("  you reveals ") == len(human)
+        assert text.count("  You reveal ") == len(human)
     assert refused > 0, "some of the typed reveals were illegal and refused"
 
 
@@ -134,4 +134,4 @@ def test_team_play_swap_prompt(tmp_path: Path) -> None:
     mine = [e for e in swaps if 0 in e.seats]
     if mine:  # the partner bot may decline to swap
         assert mine[0].cards is not None and mine[0].cards[0] == hand[0]
-        assert "Your team swaps: seat 0 gives" in text
+        assert f"Your team swaps: you give {hand[0]}, memory 2 gives" in text

@@ -202,7 +202,9 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     def on_swap(game: Game, a: int, b: int, va: int | None, vb: int | None) -> None:
         if human in (a, b):
             if va is not None and vb is not None:
-                out(f"Your team swaps: {seat_names[a]} gives {va}, {seat_names[b]} gives {vb}.")
+                mine, theirs = (va, vb) if human == a else (vb, va)
+                partner = b if human == a else a
+                out(f"Your team swaps: you give {mine}, {seat_names[partner]} gives {theirs}.")
             else:
                 out("Your team does not swap (both partners must give a card).")
         elif va is not None and vb is not None:
