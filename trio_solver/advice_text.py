@@ -1,6 +1,7 @@
 """The advisor's answer in words, for ``trio-solver advise`` and the hints of ``play``.
 
-Each reveal gets its chances; the best one gets its plan spelled out, one line
+Each reveal gets its chances (trio this turn, win this turn, and with
+``--objective game`` the chance to win the game); the best one gets its plan spelled out, one line
 per value it may show: ``if it shows 5 (40%): then h2 h1 -> trio 60%``.
 """
 
@@ -38,13 +39,17 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
         head += f" (face up: {' '.join(advice.turn)})"
     if advice.approximate:
         head += "  [approximate: secret swaps]"
-    lines = [head, f"  {'reveal':<7} {'trio chance':>11} {'win now':>8}"]
+    game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
+    extra = f" {'win game':>9} {'±':>6}" if game else ""
+    lines = [head, f"  {'reveal':<7} {'trio chance':>11} {'win now':>8}{extra}"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
     for e in rows:
-        lines.append(f"  {str(e.reveal):<7} {e.p_trio:11.1%} {e.p_win:8.1%}")
+        cols = f" {e.p_game or 0.0:9.1%} {e.p_game_stderr or 0.0:6.1%}" if game else ""
+        lines.append(f"  {str(e.reveal):<7} {e.p_trio:11.1%} {e.p_win:8.1%}{cols}")
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")
     b = advice.best
-    lines.append(f"Best: {b.reveal} (trio chance {b.p_trio:.1%}, win now {b.p_win:.1%})")
+    game_part = f"win game {b.p_game or 0.0:.1%} ± {b.p_game_stderr or 0.0:.1%}, " if game else ""
+    lines.append(f"Best: {b.reveal} ({game_part}trio chance {b.p_trio:.1%}, win now {b.p_win:.1%})")
     lines.extend("  " + line for line in plan_lines(b))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from .facts import STATE_BUDGET
 __all__ = ["main"]
 
 PROG = "trio-solver"
-COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play")
+COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play")
 
 
 class UsageError(Exception):
@@ -72,6 +72,12 @@ def _bar(done: int, total: int, what: str) -> str:
     width = 30
     filled = int(width * done / max(total, 1))
     return f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}"
+
+
+# defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
+_DEFAULT_EVALUATE = 400
+_DEFAULT_ADVISE = 200
+_DEFAULT_BUDGET = 480
 
 
 def _load(path: str) -> Any:
@@ -242,7 +248,12 @@ def cmd_advise(args: argparse.Namespace) -> str:
     if args.seat == "all" or args.seat is None:
         raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
     view = record.view(args.seat, args.after)
-    advice = advise(view, args.objective)
+    if args.objective == "game":
+        from .evaluate import advise_game
+
+        advice = advise_game(view, samples=args.samples, seed=args.seed)
+    else:
+        advice = advise(view, args.objective)
     if args.json:
         data = advice.to_json()
         data["after"] = len(view.events) if args.after is None else args.after
@@ -250,6 +261,28 @@ def cmd_advise(args: argparse.Namespace) -> str:
     from .advice_text import advice_text
 
     return advice_text(advice, record.names)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> str:
+    from .errors import RecordError
+    from .evaluate import evaluate
+    from .render import seat_name
+
+    record = _load(args.file)
+    if args.seat == "all":
+        raise RecordError("--seat", "evaluate is for one seat or 'none' (a spectator)")
+    view = record.view(args.seat, args.after)
+    result = evaluate(view, samples=args.samples, seed=args.seed)
+    after = len(view.events) if args.after is None else args.after
+    if args.json:
+        return json.dumps(result.to_json(after))
+    who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
+    lines = [f"Chance to win the game, seen by {who} after {after} events "
+             f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
+        mark = "  <- to move" if s == result.to_move else ""
+        lines.append(f"  {seat_name(s, record.names):<12} {p:7.4f} ± {e:.4f}{mark}")
+    return "\n".join(lines)
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:
@@ -357,7 +390,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     if len(bots) != rules.players:
         raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
     t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers, keep_records=bool(args.save),
-                       progress=not args.json)
+                       progress=not args.json, budget=args.budget)
     if args.save:
         save_records(t, args.save)
     data = t.to_json()
@@ -450,7 +483,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
+    sp.add_argument("--objective", choices=("trio", "win", "game"), default="trio",
+                    help="what to maximise (default trio; game: the chance to win the game, by playouts)")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
+                    help="--objective game: posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+    sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+
+    sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
+                    help="playouts (default %d)" % _DEFAULT_EVALUATE)
+    sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
@@ -469,8 +515,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players; partners sit opposite)")
-    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver; "
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert; "
                                    "default solver then memory)")
+    sp.add_argument("--budget", type=_positive, default=None, metavar="K",
+                    help="the expert bot's playouts per decision (default %d)" % _DEFAULT_BUDGET)
     sp.add_argument("--games", type=_positive, default=100, help="default 100")
     sp.add_argument("--seed", type=int, default=0, help="default 0")
     sp.add_argument("--workers", type=_positive, default=1, help="processes, same results as one (default 1)")
