@@ -54,7 +54,7 @@ def test_following_the_advice_has_no_loss(rules: Rules, seed: int) -> None:
     game, bot = _advisor_game(rules, seed)
     assert game.over
     record = Record.loads(Record.from_game(game).dumps())
-    a = analyse(record)
+    a = analyse(record, samples=0)
     reveals = [r for e in record.events if isinstance(e, Turn) for r in e.reveals]
     assert len(a.decisions) == len(reveals) == len(bot.played)
     for d, (seat, played, p_trio, p_win) in zip(a.decisions, bot.played):
@@ -98,7 +98,7 @@ def _blunder_record() -> Record:
 
 
 def test_constructed_blunder_is_labelled_with_its_loss() -> None:
-    a = analyse(_blunder_record())
+    a = analyse(_blunder_record(), samples=0)
     assert len(a.decisions) == 5
     d = a.decisions[0]
     assert (d.event, d.reveal_index, d.seat) == (0, 0, 0)
@@ -137,12 +137,12 @@ def test_labels_follow_thresholds() -> None:
 
 def test_viewer_record_judges_only_the_viewer_with_the_same_numbers() -> None:
     game, _ = _advisor_game(Rules(4, Mode.PICANTE), 1)
-    full = analyse(Record.from_game(game))
+    full = analyse(Record.from_game(game), samples=0)
     seat = 2
     data = Record.from_game(game, viewer=seat).to_json()
     del data["deal"]
     viewer_rec = Record.loads(json.dumps(data))
-    part = analyse(viewer_rec)
+    part = analyse(viewer_rec, samples=0)
     mine = [d for d in full.decisions if d.seat == seat]
     assert [d.seat for d in part.decisions] == [seat] * len(mine)
     assert [(d.event, d.reveal_index, d.played) for d in part.decisions] == \
@@ -168,7 +168,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_cli_analyse_json(tmp_path: Path) -> None:
     path = tmp_path / "blunder.json"
     _blunder_record().save(path)
-    proc = _cli("analyse", str(path), "--json")
+    proc = _cli("analyse", str(path), "--json", "--quick")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert {"winner", "decisions", "seats", "thresholds", "moments"} <= set(data)
@@ -184,14 +184,14 @@ def test_cli_analyse_json(tmp_path: Path) -> None:
     assert [s["seat"] for s in data["seats"]] == [0, 1, 2]
     assert data["seats"][0]["blunders"] == 1
     # the same as the library
-    assert data == json.loads(json.dumps(analyse(Record.load(path)).to_json()))
+    assert data == json.loads(json.dumps(analyse(Record.load(path), samples=0).to_json()))
 
 
 def test_cli_analyse_html_is_self_contained(tmp_path: Path) -> None:
     path = tmp_path / "blunder.json"
     out = tmp_path / "report.html"
     _blunder_record().save(path)
-    proc = _cli("analyse", str(path), "--html", str(out))
+    proc = _cli("analyse", str(path), "--html", str(out), "--samples", "8")
     assert proc.returncode == 0, proc.stderr
     assert "blunder" in proc.stdout
     page = out.read_text(encoding="utf-8")

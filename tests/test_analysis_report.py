@@ -28,7 +28,7 @@ EXAMPLE = ROOT / "examples" / "full_deal_4p.json"
 @pytest.fixture(scope="module")
 def example() -> tuple[Record, object]:
     record = Record.load(EXAMPLE)
-    return record, analyse(record)
+    return record, analyse(record, samples=0)  # judged by the turn: exact figures
 
 
 def test_header_names_mode_and_winner_by_name(example: tuple[Record, object]) -> None:
@@ -41,6 +41,7 @@ def test_header_names_mode_and_winner_by_name(example: tuple[Record, object]) ->
     turns = sum(1 for e in record.events if isinstance(e, Turn))
     assert lines[2].startswith(f"Result: {record.names[record.winner]} wins with the trios of ")
     assert lines[2].endswith(f"after {turns} turns")
+    assert lines[3].startswith("Judged by: the chances of this turn")
     # the per-player summary comes before the key moments, and by name, never 'seat N'
     assert text.index("Per player") < text.index("Key moments")
     assert "seat " not in text.split("Key moments")[0].split("Per player")[1]
@@ -126,7 +127,7 @@ def test_a_seat_without_choices_has_no_accuracy() -> None:
     game = Game.from_deal(Rules(3), hands, [9, 9, 10, 10, 10, 11, 11, 11, 12], first_player=0)
     for r in ("h0", "l1"):
         game.reveal(Reveal.from_str(r))
-    a = analyse(Record.loads(Record.from_game(game, names=["Ann", "Ben", "Cat"]).dumps()))
+    a = analyse(Record.loads(Record.from_game(game, names=["Ann", "Ben", "Cat"]).dumps()), samples=0)
     cat = a.seats[2]
     assert (cat.name, cat.decisions, cat.accuracy, cat.average_loss) == ("Cat", 0, None, None)
     row = next(line for line in a.text().splitlines() if line.strip().startswith("Cat"))
@@ -140,7 +141,7 @@ def test_team_win_is_credited_to_the_team() -> None:
     game = play_game(rules, bots, rng=random.Random(5))
     assert game.winner is not None
     names = ["Ann", "Ben", "Cat", "Dan"]
-    a = analyse(Record.loads(Record.from_game(game, names=names).dumps()))
+    a = analyse(Record.loads(Record.from_game(game, names=names).dumps()), samples=0)
     team = next(t for t in rules.teams_of_seats if game.winner in t)
     assert a.winners == team
     assert [s.won for s in a.seats] == [s in team for s in range(4)]
@@ -165,8 +166,11 @@ def test_embedded_json_cannot_close_the_script() -> None:
 
 
 def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", str(EXAMPLE), "--all"]) == 0
+    assert main(["analyse", str(EXAMPLE), "--all", "--quick"]) == 0
     out = capsys.readouterr().out
-    assert "Every reveal:" in out and "Trio chance:" in out
-    assert main(["analyse", str(EXAMPLE)]) == 0
-    assert "Every reveal:" not in capsys.readouterr().out
+    assert "Every reveal:" in out and "Trio chance:" in out and "win game" not in out
+    assert main(["analyse", str(EXAMPLE), "--samples", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Every reveal:" not in out
+    assert "Judged by: the loss in the mover's chance to win the game (3 playouts per reveal, seed 2)" in out
+    assert main(["analyse", str(EXAMPLE), "--quick", "--samples", "3"]) == 2

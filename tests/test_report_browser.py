@@ -40,11 +40,11 @@ def _tricky_record(tmp_path: Path) -> Path:
 def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _tricky_record(tmp_path)
     out = tmp_path / "report.html"
-    assert main(["analyse", str(path), "--html", str(out)]) == 0
-    assert main(["analyse", str(path), "--json"]) == 0
+    assert main(["analyse", str(path), "--html", str(out), "--samples", "6"]) == 0
+    assert main(["analyse", str(path), "--json", "--samples", "6"]) == 0
     expected = json.loads(capsys.readouterr().out.splitlines()[-1])
     record = Record.load(path)
-    a = analyse(record)
+    a = analyse(record, samples=6)
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
@@ -63,7 +63,15 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
     assert "Result:" in header and "wins" in header
     # the chart: axis titles, one tick line per turn, a marker per trio, a point per reveal
     svg = page.locator("#chart")
-    assert "chance of a trio this turn" in svg.inner_html() and "turn (each point is one reveal)" in svg.inner_html()
+    assert "chance to win the game" in svg.inner_html() and "turn (each point is one reveal)" in svg.inner_html()
+    # one line per player: the chance to win after every turn, each point clickable
+    assert page.locator("#chart .seatline").count() == 4
+    assert page.locator("#chart .cp").count() == len(a.curve) == a.turns + 1
+    page.locator("#chart .cp").nth(5).locator(".cphit").first.click()
+    text = page.locator("#position").inner_text()
+    assert "After turn 5 - the table as a spectator sees it" in text
+    for s in range(4):
+        assert f"{a.players[s].strip()} {round(a.curve[5].win_chance[s] * 100)}%" in text.replace("\u2028", "")
     assert page.locator("#chart .turnline").count() == len({d.turn for d in a.decisions})
     assert page.locator("#chart .trio").count() == len(a.trios) > 0
     assert page.locator("#chart .pt").count() == len(a.decisions)
@@ -74,6 +82,8 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
         text = page.locator("#position").inner_text()
         assert f"Turn {d.turn}, {a.players[d.seat]}" in text
         assert f"Played {d.played} (showed {d.shown})" in text and f"Best: {d.best}" in text
+        if d.p_game_played is not None:
+            assert f"chance to win the game {round(d.p_game_played * 100)}%" in text
         own = d.position["hands"][d.seat]["cards"] if d.position else None
         assert own is not None and "[" + " ".join(map(str, own)) + "]" in text
         assert page.locator("#chart .pt.sel").count() == 1
@@ -94,7 +104,7 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
 
 def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out)]) == 0
+    assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out), "--quick"]) == 0
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(out.as_uri())
     # the page itself never scrolls sideways; wide parts (chart, tables) scroll inside their boxes

@@ -1,11 +1,30 @@
-"""Annotating a saved game: every decision against the advisor's best reveal.
+"""Annotating a saved game: every decision against the best reveal, in the mover's chance to win.
 
 A *decision* is one reveal made by a seat whose hand the record knows (every
 seat in a full-deal record, the record keeper in a viewer record), judged on
-that seat's own exact beliefs at that moment. The value of a reveal is
-``p_trio + p_win`` (a trio that wins counts twice); the *loss* of a decision is
-the highest value of any legal reveal (``advise(view).best_value``) minus the
-value of the reveal played.
+that seat's own information at that moment.
+
+**Judged by the game** (the default, ``samples > 0``): the loss of a decision is
+the drop in the mover's chance to win the *game*, best reveal minus reveal
+played, as a chess analysis judges by win-% loss. Each candidate reveal is
+played out on the same ``samples`` deals drawn exactly from the mover's
+posterior (:func:`trio_solver.evaluate.playout_outcomes`: the advisor's plan
+for the rest of the turn, then the rollout model of :mod:`trio_solver.rollout`),
+so the difference is measured on the same cards. Centre slots never shown are
+interchangeable, so one of them stands for all. Because the figures are
+estimates, a loss gets a label only when it is also at least twice its
+standard error. Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
+blunder >= 0.20 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the
+game is also estimated after every turn (:func:`trio_solver.evaluate.evaluate`
+from a spectator's view in a full-deal record, else the record keeper's): the
+curve of the chart, where luck (a card that happened to be there) shows as a
+jump that no decision lost or won.
+
+**Judged by the turn** (``samples=0``, ``--quick``): the value of a reveal is
+``p_trio + p_win`` on the mover's exact beliefs (a trio that wins counts twice);
+the loss is the highest value of any legal reveal (``advise(view).best_value``)
+minus the value of the reveal played. These turn-level figures are kept as
+columns in both modes (``turn_loss``).
 
 Only real choices are scored. A reveal is shown but not scored when every legal
 reveal had the same value (nothing to choose), or when it was the one sensible
@@ -13,7 +32,7 @@ option: the reveal played was the best and every other reveal would have lost
 at least 0.30 (a blunder's worth). Playing anything else in such a spot is
 scored, and is a blunder.
 
-Labels, by loss:
+Labels by turn loss:
 
 ========== ==========
 loss        label
@@ -23,8 +42,10 @@ loss        label
 >= 0.30     blunder
 ========== ==========
 
-Accuracy is the share of scored decisions with a loss below 0.01 (``None``
-for a seat that had no real choice). In team play a win belongs to the team;
+Accuracy is the share of scored decisions with no label and a loss below
+0.01 by the turn, or below 0.02 (or within its noise) by the game; ``None`` for
+a seat that had no real choice. A trio taken in a turn whose own decision was
+labelled is told as luck, not skill. In team play a win belongs to the team;
 swap choices are not judged.
 """
 
@@ -36,6 +57,7 @@ from typing import Any
 
 from . import Swap, Turn
 from .engine import Game
+from .errors import ViewError
 from .record import Record, replay_view
 from .reveal import Reveal
 from .words import article
@@ -43,13 +65,21 @@ from .search import advise
 from .seen import seen_frame
 from .view import PlayerView
 
-__all__ = ["THRESHOLDS", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
+__all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "DEFAULT_SAMPLES", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
            "label_for", "player_names"]
 
 #: (minimum loss, label), largest first.
 THRESHOLDS: tuple[tuple[float, str], ...] = ((0.30, "blunder"), (0.15, "mistake"), (0.05, "inaccuracy"))
-#: A decision whose loss is below this counts as accurate.
+#: (minimum loss in the chance to win the game, label), largest first.
+GAME_THRESHOLDS: tuple[tuple[float, str], ...] = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+#: A decision whose loss is below this counts as accurate (judged by the turn).
 ACCURATE = 0.01
+#: The same, judged by the game.
+ACCURATE_GAME = 0.02
+#: Playouts per candidate reveal when judging by the game.
+DEFAULT_SAMPLES = 48
+#: Playouts behind each point of the curve of win chances after every turn.
+CURVE_SAMPLES = 120
 #: Every other option losing at least this much makes the best reveal the only sensible one.
 ONLY_OPTION = 0.30
 #: At most this many decisions are told as key moments.
@@ -58,9 +88,9 @@ KEY_MOMENTS = 5
 _ORDINAL = ("1st", "2nd", "3rd")
 
 
-def label_for(loss: float) -> str | None:
+def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLDS) -> str | None:
     """The label of a loss, or ``None`` below the inaccuracy threshold."""
-    for threshold, name in THRESHOLDS:
+    for threshold, name in thresholds:
         if loss >= threshold - 1e-12:
             return name
     return None
@@ -111,6 +141,15 @@ class Decision:
     scored: bool = True
     options: int = 1
     position: dict[str, Any] | None = None
+    turn_loss: float = 0.0
+    """The loss by the turn (``p_trio + p_win``), in both modes."""
+    best_turn: Reveal | None = None
+    """The best reveal by the turn."""
+    p_game_played: float | None = None
+    """The mover's chance to win the game after the reveal played (judged by the game)."""
+    p_game_best: float | None = None
+    loss_stderr: float | None = None
+    """Standard error of a game loss (paired over the same playouts)."""
 
     @property
     def value_played(self) -> float:
@@ -128,6 +167,8 @@ class Decision:
             "p_trio_played": self.p_trio_played, "p_win_played": self.p_win_played,
             "p_trio_best": self.p_trio_best, "p_win_best": self.p_win_best,
             "loss": self.loss, "label": self.label, "scored": self.scored, "options": self.options,
+            "turn_loss": self.turn_loss, "best_turn": (self.best_turn or self.best).to_json(),
+            "p_game_played": self.p_game_played, "p_game_best": self.p_game_best, "loss_stderr": self.loss_stderr,
             "face_up": list(self.face_up), "approximate": self.approximate, "position": self.position,
         }
 
@@ -150,6 +191,8 @@ class SeatSummary:
     trios: tuple[int, ...] = ()
     won: bool = False
     """The seat won, alone or with its team."""
+    accurate: int = 0
+    """Scored decisions that count as accurate."""
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "decisions": self.decisions, "reveals": self.reveals,
@@ -180,6 +223,26 @@ class Moment:
 
 
 @dataclass(frozen=True)
+class CurvePoint:
+    """Each seat's chance to win the game after ``turns`` turns (``event``: the last event then, -1 at the start).
+
+    ``decisions`` is the number of decisions analysed before this point (where the
+    chart puts it); ``position`` the table as seen from the analysis's perspective.
+    """
+
+    turns: int
+    event: int
+    decisions: int
+    win_chance: tuple[float, ...]
+    stderr: tuple[float, ...]
+    position: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": self.turns, "event": self.event, "decisions": self.decisions,
+                "win_chance": list(self.win_chance), "stderr": list(self.stderr), "position": self.position}
+
+
+@dataclass(frozen=True)
 class Analysis:
     """A whole game annotated."""
 
@@ -196,6 +259,14 @@ class Analysis:
     trios: tuple[tuple[int, int, int, int], ...] = ()
     """``(event, turn, seat, value)`` of every trio taken."""
     to_move: int | None = None
+    judged_by: str = "turn"
+    """``"game"``: losses in the mover's chance to win the game; ``"turn"``: in ``p_trio + p_win``."""
+    samples: int = 0
+    seed: int = 0
+    curve: tuple[CurvePoint, ...] = ()
+    """Each seat's chance to win the game at the start and after every turn (judged by the game)."""
+    viewer: int | None = None
+    """Whose information the curve uses: ``None`` (a spectator) for a full-deal record, else the record keeper."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -230,7 +301,12 @@ class Analysis:
             "result": self.result(),
             "turns": self.turns,
             "trios": [{"event": e, "turn": t, "seat": s, "value": v} for (e, t, s, v) in self.trios],
-            "thresholds": {name: t for t, name in THRESHOLDS},
+            "judged_by": self.judged_by,
+            "viewer": self.viewer,
+            "samples": self.samples,
+            "seed": self.seed,
+            "thresholds": {name: t for t, name in (GAME_THRESHOLDS if self.judged_by == "game" else THRESHOLDS)},
+            "curve": [c.to_json() for c in self.curve],
             "decisions": [d.to_json() for d in self.decisions],
             "seats": [s.to_json() for s in self.seats],
             "moments": [m.to_json() for m in self.moments],
@@ -242,7 +318,12 @@ class Analysis:
         mode = f"{r.get('players', len(self.players))} players, {r.get('mode', '?')}"
         if self.teams and len(self.teams[0]) > 1:
             mode += ", teams " + " vs ".join(" & ".join(self.players[s] for s in t) for t in self.teams)
-        return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}"])
+        if self.judged_by == "game":
+            how = (f"Judged by: the loss in the mover's chance to win the game ({self.samples} playouts per "
+                   f"reveal, seed {self.seed}); turn-level chances as columns")
+        else:
+            how = "Judged by: the chances of this turn (trio chance + win now), not the whole game"
+        return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how])
 
     def summary_text(self) -> str:
         """The per-player table."""
@@ -261,13 +342,19 @@ class Analysis:
     def table_text(self) -> str:
         """Every reveal looked at, one line each, with headings."""
         w = max([len(n) for n in self.players] + [6])
+        game = self.judged_by == "game"
         lines = [
             "Trio chance: the chance of taking a trio this turn, for the reveal played / the best reveal.",
-            "Win now: the chance of winning the game this turn, the same way. Loss: best minus played,",
-            "counting a trio once and a trio that wins twice. '(only)' and '(no choice)' are not scored.",
-            f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
-            f"{'win now':>9}  {'loss':>5}  label",
+            "Win now: the chance of winning the game this turn, the same way.",
         ]
+        if game:
+            lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
+                      "Loss: the drop in the chance to win the game. '(only)' and '(no choice)' are not scored."]
+        else:
+            lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
+                      "'(only)' and '(no choice)' are not scored."]
+        lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
+                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>5}  label")
         for d in self.decisions:
             label = d.label or ""
             if not d.scored:
@@ -276,7 +363,8 @@ class Analysis:
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
                 f"{str(d.played) + '=' + str(d.shown):<7} {str(d.best):<6} "
                 f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
-                f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  {d.loss:5.2f}  {label}".rstrip())
+                f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
+                + (f"{_game_pct(d):>9}  " if game else "") + f"{d.loss:5.2f}  {label}".rstrip())
         return "\n".join(lines)
 
     def text(self, all_decisions: bool = False) -> str:
@@ -300,9 +388,57 @@ class Analysis:
         return page(self, title)
 
 
+def _game_pct(d: Decision) -> str:
+    if d.p_game_played is None or d.p_game_best is None:
+        return "-"
+    return f"{d.p_game_played:.0%}/{d.p_game_best:.0%}"
+
+
+def _candidates(view: PlayerView, adv: Any, played: Reveal) -> list[Any]:
+    """The evaluations worth playing out: every legal reveal, one centre slot standing for all never shown."""
+    seen = view.centre_seen()
+    out = []
+    unseen_done = False
+    for e in sorted(adv.evaluations, key=lambda e: e.reveal != played):
+        r = e.reveal
+        if r.is_centre and seen[r.index] is None:
+            if unseen_done:
+                continue
+            unseen_done = True
+        out.append(e)
+    return out
+
+
+def _judge_by_game(view: PlayerView, adv: Any, beliefs: Any, played: Reveal, samples: int,
+                   seed: int) -> tuple[float, float, Reveal, float, float]:
+    """(p_game played, p_game best, best reveal, loss, its standard error), on common playouts."""
+    import math
+
+    from .evaluate import Posterior, playout_outcomes
+
+    post = Posterior(view, beliefs)
+    cands = _candidates(view, adv, played)
+    indices = range(samples)
+    outs = {e.reveal: playout_outcomes(post, e, seed, indices) for e in cands}
+    means = {r: sum(o) / samples for r, o in outs.items()}
+    order = {e.reveal: i for i, e in enumerate(adv.evaluations)}
+    best = min(outs, key=lambda r: (-round(means[r], 12), order[r]))
+    diff = [b - p for b, p in zip(outs[best], outs[played])]
+    loss = max(0.0, sum(diff) / samples)
+    if samples > 1:
+        m = sum(diff) / samples
+        se = math.sqrt(sum((x - m) ** 2 for x in diff) / (samples - 1) / samples)
+    else:
+        se = 0.0
+    return means[played], means[best], best, loss, se
+
+
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
-            names: Sequence[str]) -> Decision:
-    adv = advise(view, "trio")
+            names: Sequence[str], samples: int = 0, seed: int = 0) -> Decision:
+    from .beliefs import Beliefs
+
+    beliefs = Beliefs(view)
+    adv = advise(view, "trio", beliefs=beliefs)
     best = adv.best_value
     mine = adv.get(played)
     top = best.p_trio + best.p_win
@@ -314,25 +450,68 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     others = [v for e, v in zip(adv.evaluations, values) if e.reveal != played]
     only = loss == 0.0 and bool(others) and max(others) <= top - ONLY_OPTION + 1e-12
     scored = distinct > 1 and not only
+    position = seen_frame(view, names)
+    face = tuple(str(x) for x in view.turn)
+    if samples > 0 and scored:
+        pg_played, pg_best, best_game, game_loss, se = _judge_by_game(view, adv, beliefs, played, samples, seed)
+        label = label_for(game_loss, GAME_THRESHOLDS) if game_loss >= 2 * se - 1e-12 else None
+        return Decision(event, j, view.to_move, played, shown, best_game, mine.p_trio, mine.p_win,
+                        adv.get(best_game).p_trio, adv.get(best_game).p_win, game_loss, label, face,
+                        adv.approximate, turn, scored, distinct, position, loss, best.reveal,
+                        pg_played, pg_best, se)
     return Decision(event, j, view.to_move, played, shown, best.reveal, mine.p_trio, mine.p_win,
                     best.p_trio, best.p_win, loss, label_for(loss) if scored else None,
-                    tuple(str(x) for x in view.turn), adv.approximate, turn, scored,
-                    distinct, seen_frame(view, names))
+                    face, adv.approximate, turn, scored, distinct, position, loss, best.reveal)
 
 
-def analyse(record: Record, progress: Callable[[int, int], None] | None = None) -> Analysis:
+def analyse(record: Record, progress: Callable[[int, int], None] | None = None, *,
+            samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Analysis:
     """Judge every decision of every seat whose hand ``record`` knows.
 
-    ``progress(done, total)`` is called after each decision.
+    ``samples > 0`` judges by the mover's chance to win the game, with that many
+    playouts per candidate reveal, and adds the curve of win chances after every
+    turn; ``samples=0`` judges by the chances of the turn only (fast). The same
+    ``seed`` gives the same figures. ``progress(done, total)`` is called after each
+    decision and each point of the curve.
     """
+    from .evaluate import MAX_SAMPLES
+
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 0 <= samples <= MAX_SAMPLES:
+        raise ViewError(f"samples must be a whole number from 0 to {MAX_SAMPLES}, got {samples!r}")
     known = set(record.known_seats())
     names = player_names(record)
     total = sum(len(e.reveals) for e in record.events if isinstance(e, Turn) and e.seat in known)
+    if samples > 0:
+        total += 1 + sum(1 for e in record.events if isinstance(e, Turn))
     decisions: list[Decision] = []
     trios: list[tuple[int, int, int, int]] = []
+    curve: list[CurvePoint] = []
     done = 0
     turn = 0
     game = Game(record.rules, record.deal, record.first_player) if record.deal is not None else None
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    def point(k: int) -> None:
+        if samples <= 0:
+            return
+        from .evaluate import evaluate
+
+        if game is not None:
+            view = game.view(None)
+        else:
+            assert record.viewer is not None
+            view = replay_view(record.rules, list(record.events[:k + 1]), seat=record.viewer.seat,
+                               hand=record.viewer.hand, first_player=record.first_player)
+        ev = evaluate(view, samples=CURVE_SAMPLES, seed=seed * 7 + 3 + k)
+        curve.append(CurvePoint(turn, k, len(decisions), ev.win_chance, ev.stderr, seen_frame(view, names)))
+        tick()
+
+    point(-1)
     for k, event in enumerate(record.events):
         if isinstance(event, Swap):
             if game is not None:
@@ -352,47 +531,62 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None) 
                     partial = list(record.events[:k]) + ([Turn(event.seat, event.reveals[:j])] if j else [])
                     view = replay_view(record.rules, partial, seat=record.viewer.seat, hand=record.viewer.hand,
                                        first_player=record.first_player)
-                decisions.append(_decide(view, shown.reveal, shown.value, k, j, turn, names))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+                decisions.append(_decide(view, shown.reveal, shown.value, k, j, turn, names, samples,
+                                         seed * 1_000_003 + len(decisions)))
+                tick()
             if game is not None:
                 game.reveal(shown.reveal)
+        point(k)
     teams = record.rules.teams_of_seats
     winner = record.winner
     winners: set[int] = set()
     if winner is not None:
         winners = next((set(t) for t in teams if winner in t), {winner})
     seats = []
+    by_game = samples > 0
+
+    def accurate(d: Decision) -> bool:
+        if d.label is not None:
+            return False
+        if by_game:
+            return d.loss < ACCURATE_GAME or d.loss < 2 * (d.loss_stderr or 0.0)
+        return d.loss < ACCURATE
+
     for s in sorted(known):
         mine = [d for d in decisions if d.seat == s]
         scored = [d for d in mine if d.scored]
         n = len(scored)
         seats.append(SeatSummary(
             s, n,
-            sum(1 for d in scored if d.loss < ACCURATE) / n if n else None,
+            sum(1 for d in scored if accurate(d)) / n if n else None,
             sum(d.loss for d in scored) / n if n else None,
             sum(1 for d in scored if d.label == "inaccuracy"),
             sum(1 for d in scored if d.label == "mistake"),
             sum(1 for d in scored if d.label == "blunder"),
             names[s], len(mine), tuple(v for (_, _, t, v) in trios if t == s), s in winners,
+            sum(1 for d in scored if accurate(d)),
         ))
     final = record.game() if record.deal is not None else record.view()
     return Analysis(tuple(decisions), tuple(seats), tuple(_moments(record, decisions, trios, names)), winner,
                     record.names, names, record.rules.to_json(), teams, turn, tuple(trios),
-                    None if winner is not None else final.to_move)
+                    None if winner is not None else final.to_move, "game" if by_game else "turn", samples, seed,
+                    tuple(curve), None if game is not None or record.viewer is None else record.viewer.seat)
 
 
 def _reason(d: Decision) -> str:
-    """Why the best reveal was better, in chances of this turn."""
+    """Why the best reveal was better: the chance to win the game (judged by it), and this turn's chances."""
     def chance(p_trio: float, p_win: float) -> str:
         if p_win >= 1 - 1e-9:
             return "a certain win"
         trio = "a certain trio" if p_trio >= 1 - 1e-9 else f"{article(_pct(p_trio))} {_pct(p_trio)} chance of a trio"
         return trio + (f" ({_pct(p_win)} to win the game now)" if p_win > 0.005 else "")
 
-    return (f"{d.best} gave {chance(d.p_trio_best, d.p_win_best)}, "
+    turn = (f"{d.best} gave {chance(d.p_trio_best, d.p_win_best)}, "
             f"{d.played} {chance(d.p_trio_played, d.p_win_played)}")
+    if d.p_game_played is None or d.p_game_best is None:
+        return turn
+    return (f"{d.best} kept {article(_pct(d.p_game_best))} {_pct(d.p_game_best)} chance to win the game, "
+            f"{d.played} {_pct(d.p_game_played)} (this turn: {turn})")
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],
@@ -405,7 +599,7 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
         d = decisions[i]
         text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
                 f"(showed {d.shown}), better {d.best} - {_reason(d)}. {d.label.capitalize() if d.label else ''}, "
-                f"loss {d.loss:.2f}.")
+                f"loss {d.loss:.2f}" + (f" +- {d.loss_stderr:.2f}." if d.loss_stderr is not None else "."))
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:

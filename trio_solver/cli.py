@@ -308,7 +308,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
             sys.stderr.write(_bar(done, total, "reveals"))
             sys.stderr.flush()
 
-    result = analyse(record, progress)
+    result = analyse(record, progress, samples=_samples(args), seed=args.seed)
     if show:
         sys.stderr.write("\n")
     if args.html:
@@ -320,6 +320,14 @@ def cmd_analyse(args: argparse.Namespace) -> str:
     if args.html:
         text += f"\nHTML report written to {args.html}"
     return text
+
+
+def _samples(args: argparse.Namespace) -> int:
+    if args.quick and args.samples is not None:
+        raise UsageError("--quick judges by the turn only: it takes no --samples")
+    from .analysis import DEFAULT_SAMPLES
+
+    return 0 if args.quick else (args.samples if args.samples is not None else DEFAULT_SAMPLES)
 
 
 def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
@@ -344,7 +352,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
             sys.stderr.write(_bar(done, total, "games"))
             sys.stderr.flush()
 
-    result = analyse_files(files, workers=args.workers, progress=progress)
+    result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed)
     if show:
         sys.stderr.write("\n")
     if not result.analysed:
@@ -509,6 +517,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
                                                      "(a collection)")
     sp.add_argument("--workers", type=_positive, default=1, help="processes for a collection (default 1)")
+    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+                    help="playouts per candidate reveal when judging by the chance to win the game (default 48; "
+                         "more is steadier and slower)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the playouts (default 0; same seed, same figures)")
+    sp.add_argument("--quick", action="store_true",
+                    help="judge by the chances of the turn only (trio chance + win now): seconds instead of a "
+                         "minute a game, no win-chance curve")
     sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
 
     sp = add("simulate", cmd_simulate, "play many games between bots and rank them")

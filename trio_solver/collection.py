@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .analysis import Analysis, analyse
+from .analysis import DEFAULT_SAMPLES, Analysis, analyse
 from .errors import TrioError
 from .record import Record
 
@@ -62,12 +62,13 @@ class GameOutcome:
     error: str | None = None
 
 
-def _analyse_path(path: str) -> GameOutcome:
+def _analyse_path(job: tuple[str, int, int]) -> GameOutcome:
+    path, samples, seed = job
     try:
         record = Record.load(path)
         if not record.known_seats():
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
-        return GameOutcome(path, analyse(record))
+        return GameOutcome(path, analyse(record, samples=samples, seed=seed))
     except TrioError as e:
         return GameOutcome(path, None, str(e))
     except OSError as e:
@@ -119,8 +120,6 @@ class Collection:
 
     def players(self) -> list[PlayerTotals]:
         """Totals per player name, most games first, then by name."""
-        from .analysis import ACCURATE
-
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
             a = o.analysis
@@ -132,7 +131,7 @@ class Collection:
                 t.wins += int(s.won)
                 scored = [d for d in a.decisions if d.seat == s.seat and d.scored]
                 t.decisions += len(scored)
-                t.accurate += sum(1 for d in scored if d.loss < ACCURATE)
+                t.accurate += s.accurate
                 t.loss_sum += sum(d.loss for d in scored)
                 t.inaccuracies += s.inaccuracies
                 t.mistakes += s.mistakes
@@ -178,10 +177,13 @@ class Collection:
 
 
 def analyse_files(paths: Sequence[str], *, workers: int = 1,
-                  progress: Callable[[int, int], None] | None = None) -> Collection:
-    """Analyse every record of ``paths`` (in order); ``progress(done, total)`` after each."""
+                  progress: Callable[[int, int], None] | None = None, samples: int = DEFAULT_SAMPLES,
+                  seed: int = 0) -> Collection:
+    """Analyse every record of ``paths`` (in order) as :func:`~trio_solver.analysis.analyse` does with
+    ``samples`` and ``seed``; ``progress(done, total)`` after each. The results do not depend on ``workers``."""
     out = Collection()
-    for k, outcome in enumerate(map_local(_analyse_path, list(paths), workers), 1):
+    jobs = [(p, samples, seed) for p in paths]
+    for k, outcome in enumerate(map_local(_analyse_path, jobs, workers), 1):
         out.outcomes.append(outcome)
         if progress is not None:
             progress(k, len(paths))
