@@ -230,13 +230,12 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         if seat != human and delay > 0:
             time.sleep(delay)
 
-    game: Game | None = None
-    stopped = False
     try:
-        game = play_game(rules, bots, rng=random.Random(seed), on_start=on_start, on_swap=on_swap,
+        play_game(rules, bots, rng=random.Random(seed), on_start=on_start, on_swap=on_swap,
                          on_decision=on_decision, on_reveal=on_reveal)
     except (QuitGame, KeyboardInterrupt):
-        stopped = True
+        if not holder:  # stopped before the deal: nothing to save
+            raise
         out("")
         out("Stopped.")
     game = holder[0]
@@ -249,8 +248,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     if save:
         Record.from_game(game, names=seat_names).save(save)
         out(f"Game saved to {save}")
-        if not stopped or game.events:
-            out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
+        out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
     else:
         out("(Use --save FILE to keep the game and analyse it with 'trio-solver analyse FILE'.)")
     return game
