@@ -61,6 +61,7 @@ from .errors import ViewError
 from .record import Record, replay_view
 from .reveal import Reveal
 from .words import article
+from .words import percent as _pct
 from .search import advise
 from .seen import seen_frame
 from .view import PlayerView
@@ -102,15 +103,6 @@ def player_names(record: Record) -> tuple[str, ...]:
         return tuple(f"seat {s}" for s in range(record.rules.players))
     names = tuple(record.names)
     return tuple(f"{n} (seat {s})" if names.count(n) > 1 else n for s, n in enumerate(names))
-
-
-def _pct(p: float) -> str:
-    """A chance for people: ``100%``, ``23%``, ``<1%``."""
-    if p >= 1 - 1e-9:
-        return "100%"
-    if 0 < p < 0.005:
-        return "<1%"
-    return f"{p:.0%}"
 
 
 @dataclass(frozen=True)

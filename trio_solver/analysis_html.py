@@ -16,6 +16,8 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
+from .words import percent as _pct
+
 if TYPE_CHECKING:
     from .analysis import Analysis
 
@@ -270,8 +272,6 @@ def _seat_rows(a: Analysis) -> str:
 
 
 def _decision_rows(a: Analysis) -> str:
-    from .analysis import _pct
-
     rows = []
     for i, d in enumerate(a.decisions):
         label = d.label or ("" if d.scored else ("only option" if d.options > 1 else "no choice"))

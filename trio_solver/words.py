@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["article", "plural"]
+__all__ = ["article", "plural", "percent"]
 
 
 def article(word: object) -> str:
@@ -15,3 +15,12 @@ def article(word: object) -> str:
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """``"1 trio"``, ``"2 trios"`` (``many``: an irregular plural)."""
     return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
+def percent(p: float) -> str:
+    """A chance for people: ``100%``, ``23%``, ``<1%``."""
+    if p >= 1 - 1e-9:
+        return "100%"
+    if 0 < p < 0.005:
+        return "<1%"
+    return f"{p:.0%}"
