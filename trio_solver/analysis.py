@@ -595,7 +595,8 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:
-        poor = [d for d in decisions if d.event == k and d.label is not None]
+        # luck: a poor decision of the turn that needed the cards to fall right (not a certain trio)
+        poor = [d for d in decisions if d.event == k and d.label is not None and d.p_trio_played < 1 - 1e-9]
         wins = record.winner == seat and k == last
         if not (poor or wins):
             continue
