@@ -237,9 +237,10 @@ def test_hint_is_in_words_and_swaps_have_help_and_a_hint(tmp_path: Path) -> None
     hand = sorted(Game.deal(rules, rng=random.Random(seed)).hands[0])
     stdout = io.StringIO()
     play_terminal(rules, 0, ["memory", "memory", "memory"], seed,
-                  stdin=ScriptedInput(["help", "hint", str(hand[0]), "hint", "quit"]), stdout=stdout)
+                  stdin=ScriptedInput(["help", "hint", "c0", str(hand[0]), "hint", "quit"]), stdout=stdout)
     text = stdout.getvalue()
     assert "you hold no 'help'" not in text and "you hold no 'hint'" not in text
+    assert "the swap comes first: give one of" in text  # a reveal typed at the swap prompt
     assert "Swap moment: you and your partner each give the other one card" in text  # the swap help
     assert "hint: give " in text or "hint: pass" in text
     assert "teams: you & memory 2, memory 1 & memory 3" in text

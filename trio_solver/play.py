@@ -144,7 +144,12 @@ class HumanBot:
                 continue
             if text.isdigit() and int(text) in hand:
                 return int(text)
-            self.out(f"  you hold no {text!r}; give one of {sorted(set(hand))}, or 'pass'")
+            try:
+                Reveal.from_str(text)
+            except NotationError:
+                self.out(f"  you hold no {text!r}; give one of {sorted(set(hand))}, or 'pass'")
+            else:
+                self.out(f"  the swap comes first: give one of {sorted(set(hand))}, or 'pass'; then the turn goes on")
 
 
 def _why_illegal(view: PlayerView, reveal: Reveal) -> str:
