@@ -366,7 +366,7 @@ class Analysis:
             out.append("Key moments:")
             out.extend(f"  {m.text}" for m in self.moments)
         else:
-            out.append("Key moments: none (no inaccuracy, no trio).")
+            out.append("Key moments: none (no labelled decision, no winning trio).")
         if all_decisions:
             out += ["", "Every reveal:", self.table_text()]
         else:
