@@ -52,10 +52,9 @@ swap choices are not judged.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from . import Swap, Turn
 from .engine import Game
 from .errors import ViewError
 from .record import Record, replay_view
@@ -456,6 +455,10 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
                     face, adv.approximate, turn, scored, distinct, position, loss, best.reveal)
 
 
+def _is_turn(event: object) -> bool:
+    return hasattr(event, "reveals")
+
+
 def analyse(record: Record, progress: Callable[[int, int], None] | None = None, *,
             samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Analysis:
     """Judge every decision of every seat whose hand ``record`` knows.
@@ -472,9 +475,12 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
         raise ViewError(f"samples must be a whole number from 0 to {MAX_SAMPLES}, got {samples!r}")
     known = set(record.known_seats())
     names = player_names(record)
-    total = sum(len(e.reveals) for e in record.events if isinstance(e, Turn) and e.seat in known)
+    # events are turns (with ``reveals``) or swaps (with ``seats``); read by their fields, so this module
+    # does not depend on where the event classes live
+    all_events: list[Any] = list(record.events)
+    total = sum(len(e.reveals) for e in all_events if _is_turn(e) and e.seat in known)
     if samples > 0:
-        total += 1 + sum(1 for e in record.events if isinstance(e, Turn))
+        total += 1 + sum(1 for e in record.events if _is_turn(e))
     decisions: list[Decision] = []
     trios: list[tuple[int, int, int, int]] = []
     curve: list[CurvePoint] = []
@@ -504,8 +510,8 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
         tick()
 
     point(-1)
-    for k, event in enumerate(record.events):
-        if isinstance(event, Swap):
+    for k, event in enumerate(all_events):
+        if not _is_turn(event):
             if game is not None:
                 assert event.cards is not None
                 game.swap(event.seats[0], event.seats[1], event.cards[0], event.cards[1])
@@ -520,7 +526,7 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
                     view = game.view(event.seat)
                 else:
                     assert record.viewer is not None
-                    partial = list(record.events[:k]) + ([Turn(event.seat, event.reveals[:j])] if j else [])
+                    partial = list(record.events[:k]) + ([replace(event, reveals=event.reveals[:j])] if j else [])
                     view = replay_view(record.rules, partial, seat=record.viewer.seat, hand=record.viewer.hand,
                                        first_player=record.first_player)
                 decisions.append(_decide(view, shown.reveal, shown.value, k, j, turn, names, samples,
