@@ -305,7 +305,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
 
     def progress(done: int, total: int) -> None:
         if show:
-            sys.stderr.write(_bar(done, total, "reveals"))
+            sys.stderr.write(_bar(done, total, "positions analysed"))
             sys.stderr.flush()
 
     result = analyse(record, progress, samples=_samples(args), seed=args.seed)
