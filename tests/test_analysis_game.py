@@ -123,3 +123,14 @@ def test_bad_samples_are_refused() -> None:
     for bad in (-1, 10**9, True, 1.5):
         with pytest.raises(ViewError):
             analyse(record, samples=bad)  # type: ignore[arg-type]
+
+
+def test_progress_counts_every_position() -> None:
+    record = _bot_game(Rules(3), 2)
+    calls: list[tuple[int, int]] = []
+    a = analyse(record, lambda d, t: calls.append((d, t)), samples=2)
+    total = len(a.decisions) + len(a.curve)
+    assert calls == [(k, total) for k in range(1, total + 1)]
+    calls.clear()
+    quick = analyse(record, lambda d, t: calls.append((d, t)), samples=0)
+    assert calls == [(k, len(quick.decisions)) for k in range(1, len(quick.decisions) + 1)] and not quick.curve
