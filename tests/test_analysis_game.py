@@ -4,6 +4,7 @@ is never a mistake, labels need the loss to stand out of its noise, and the curv
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -48,14 +49,14 @@ def test_game_figures_are_the_evaluate_apis(short_game: tuple[Record, object]) -
             if d.scored and checked < 6:
                 view = game.view(e.seat)
                 adv = advise_game(view, samples=SAMPLES, seed=3 * 1_000_003 + index)
-                by = {x.reveal: x.p_game for x in adv.evaluations}
-                assert d.p_game_played == pytest.approx(by[r.reveal], abs=1e-12)
-                assert d.p_game_best == pytest.approx(by[d.best], abs=1e-12)
-                # the best is the best of every reveal, a centre slot never shown standing for the others
-                seen = view.centre_seen()
-                known = [p for rv, p in by.items() if not (rv.is_centre and seen[rv.index] is None)]
-                assert d.p_game_best >= max(known) - 1e-12
+                by = {x.reveal: x for x in adv.evaluations}
+                assert d.p_game_played == pytest.approx(by[r.reveal].p_game, abs=1e-12)
+                assert d.p_game_best == pytest.approx(max(x.p_game or 0.0 for x in adv.evaluations), abs=1e-12)
+                assert d.best == adv.best.reveal
                 assert d.loss == pytest.approx(max(0.0, d.p_game_best - d.p_game_played), abs=1e-12)
+                se = 0.0 if d.best == r.reveal else math.hypot(by[d.best].p_game_stderr or 0.0,
+                                                                by[r.reveal].p_game_stderr or 0.0)
+                assert d.loss_stderr == pytest.approx(se, abs=1e-12)
                 checked += 1
             if not d.scored:
                 assert d.p_game_played is None and d.label is None

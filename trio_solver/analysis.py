@@ -6,14 +6,13 @@ that seat's own information at that moment.
 
 **Judged by the game** (the default, ``samples > 0``): the loss of a decision is
 the drop in the mover's chance to win the *game*, best reveal minus reveal
-played, as a chess analysis judges by win-% loss. Each candidate reveal is
-played out on the same ``samples`` deals drawn exactly from the mover's
-posterior (:func:`trio_solver.evaluate.playout_outcomes`: the advisor's plan
-for the rest of the turn, then the rollout model of :mod:`trio_solver.rollout`),
-so the difference is measured on the same cards. Centre slots never shown are
-interchangeable, so one of them stands for all. Because the figures are
-estimates, a loss gets a label only when it is also at least twice its
-standard error. Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
+played, as a chess analysis judges by win-% loss. The chances are those of
+:func:`trio_solver.evaluate.advise_game`: every legal reveal played out on the
+same ``samples`` deals drawn exactly from the mover's posterior (the advisor's
+plan for the rest of the turn, then the rollout model of
+:mod:`trio_solver.rollout`). Because the figures are estimates, a loss gets a
+label only when it is also at least twice its standard error (taken as the two
+estimates' errors combined, which overstates it: the deals are shared). Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
 blunder >= 0.20 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the
 game is also estimated after every turn (:func:`trio_solver.evaluate.evaluate`
 from a spectator's view in a full-deal record, else the record keeper's): the
@@ -385,43 +384,24 @@ def _game_pct(d: Decision) -> str:
     return f"{d.p_game_played:.0%}/{d.p_game_best:.0%}"
 
 
-def _candidates(view: PlayerView, adv: Any, played: Reveal) -> list[Any]:
-    """The evaluations worth playing out: every legal reveal, one centre slot standing for all never shown."""
-    seen = view.centre_seen()
-    out = []
-    unseen_done = False
-    for e in sorted(adv.evaluations, key=lambda e: e.reveal != played):
-        r = e.reveal
-        if r.is_centre and seen[r.index] is None:
-            if unseen_done:
-                continue
-            unseen_done = True
-        out.append(e)
-    return out
-
-
-def _judge_by_game(view: PlayerView, adv: Any, beliefs: Any, played: Reveal, samples: int,
+def _judge_by_game(view: PlayerView, beliefs: Any, played: Reveal, samples: int,
                    seed: int) -> tuple[float, float, Reveal, float, float]:
-    """(p_game played, p_game best, best reveal, loss, its standard error), on common playouts."""
+    """(p_game played, p_game best, best reveal, loss, its standard error) from
+    :func:`trio_solver.evaluate.advise_game` (every reveal on the same posterior deals)."""
     import math
 
-    from .evaluate import Posterior, playout_outcomes
+    from .evaluate import advise_game
 
-    post = Posterior(view, beliefs)
-    cands = _candidates(view, adv, played)
-    indices = range(samples)
-    outs = {e.reveal: playout_outcomes(post, e, seed, indices) for e in cands}
-    means = {r: sum(o) / samples for r, o in outs.items()}
-    order = {e.reveal: i for i, e in enumerate(adv.evaluations)}
-    best = min(outs, key=lambda r: (-round(means[r], 12), order[r]))
-    diff = [b - p for b, p in zip(outs[best], outs[played])]
-    loss = max(0.0, sum(diff) / samples)
-    if samples > 1:
-        m = sum(diff) / samples
-        se = math.sqrt(sum((x - m) ** 2 for x in diff) / (samples - 1) / samples)
-    else:
-        se = 0.0
-    return means[played], means[best], best, loss, se
+    ranked = advise_game(view, samples=samples, seed=seed, beliefs=beliefs)
+    best = ranked.evaluations[0]
+    mine = next(e for e in ranked.evaluations if e.reveal == played)
+    pb, pp = best.p_game or 0.0, mine.p_game or 0.0
+    loss = max(0.0, pb - pp)
+    if loss < 1e-12:
+        loss = 0.0
+    # the two estimates share their deals, so this sum of variances overstates the noise of the difference
+    se = 0.0 if best.reveal == played else math.hypot(best.p_game_stderr or 0.0, mine.p_game_stderr or 0.0)
+    return pp, pb, best.reveal, loss, se
 
 
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
@@ -444,7 +424,7 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     position = seen_frame(view, names)
     face = tuple(str(x) for x in view.turn)
     if samples > 0 and scored:
-        pg_played, pg_best, best_game, game_loss, se = _judge_by_game(view, adv, beliefs, played, samples, seed)
+        pg_played, pg_best, best_game, game_loss, se = _judge_by_game(view, beliefs, played, samples, seed)
         label = label_for(game_loss, GAME_THRESHOLDS) if game_loss >= 2 * se - 1e-12 else None
         return Decision(event, j, view.to_move, played, shown, best_game, mine.p_trio, mine.p_win,
                         adv.get(best_game).p_trio, adv.get(best_game).p_win, game_loss, label, face,
