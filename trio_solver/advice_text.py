@@ -40,7 +40,7 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     if advice.approximate:
         head += "  [approximate: secret swaps]"
     game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
-    extra = f" {'win game':>9} {'±':>6}" if game else ""
+    extra = f" {'win game':>9} {'±':>6}  (win game: p_game, the chance to win the game)" if game else ""
     lines = [head, f"  {'reveal':<7} {'trio chance':>11} {'win now':>8}{extra}"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
     for e in rows:

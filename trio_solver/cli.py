@@ -260,7 +260,12 @@ def cmd_advise(args: argparse.Namespace) -> str:
         return json.dumps(data)
     from .advice_text import advice_text
 
-    return advice_text(advice, record.names)
+    text = advice_text(advice, record.names)
+    if args.objective == "game":
+        from .evaluate import explain
+
+        text += "\n" + "\n".join(explain(view, advice))
+    return text
 
 
 def cmd_evaluate(args: argparse.Namespace) -> str:
