@@ -183,11 +183,11 @@ def check_truth(g: Game, seat: int | None, rng: random.Random) -> Beliefs:
     return b
 
 
-_SLOT = re.compile(r"slot (\d+) is a (\d+)$")
+_SLOT = re.compile(r"slot (\d+) is an? (\d+)$")
 _NONE = re.compile(r"seat (\d+) holds no (.+)$")
 _EXACT = re.compile(r"seat (\d+) holds exactly (one|two|three) (\d+)s?$")
 _ATLEAST = re.compile(r"seat (\d+) holds at least (one|two|three) (\d+)s?$")
-_END = re.compile(r"seat (\d+)'s (lowest|highest) card is a (\d+)$")
+_END = re.compile(r"seat (\d+)'s (lowest|highest) card is an? (\d+)$")
 _WORDS = {"one": 1, "two": 2, "three": 3}
 
 

@@ -6,6 +6,8 @@ import io
 import random
 from pathlib import Path
 
+import pytest
+
 from trio_solver.engine import Game
 from trio_solver.play import play_terminal
 from trio_solver.record import Record
@@ -67,7 +69,7 @@ def test_bad_input_gets_clear_answers_and_quit_saves(tmp_path: Path) -> None:
     assert "not allowed: l7: there is no seat 7" in text
     assert "Advice for" in text and "Best:" in text  # the hint
     assert "already face up in this turn" in text  # c0 twice in one turn
-    assert "reveals c0 =" in text
+    assert "You reveal c0 =" in text
     # the turn in progress is kept in the saved record
     assert game.turn and game.turn[0].reveal == Reveal.centre(0)
     assert f"Game saved to {save}" in text
@@ -111,7 +113,7 @@ def test_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
         # the human's reveals in the record are exactly the legal ones it typed
         human = [r.reveal for e in rec.events if isinstance(e, Turn) and e.seat == 0 for r in e.reveals]
         assert human and all(str(r) in cands for r in human)
-        assert text.count("  you reveals ") == len(human)
+        assert text.count("  You reveal ") == len(human)
     assert refused > 0, "some of the typed reveals were illegal and refused"
 
 
@@ -134,4 +136,139 @@ def test_team_play_swap_prompt(tmp_path: Path) -> None:
     mine = [e for e in swaps if 0 in e.seats]
     if mine:  # the partner bot may decline to swap
         assert mine[0].cards is not None and mine[0].cards[0] == hand[0]
-        assert "Your team swaps: seat 0 gives" in text
+        assert f"Your team swaps: you give {hand[0]}, memory 2 gives" in text
+
+
+# ---------------------------------------------------------------------------
+# what a player sees (issue 12)
+
+
+class InterruptingInput(io.StringIO):
+    """Lines, then Ctrl-C (KeyboardInterrupt) instead of end of input."""
+
+    def readline(self, *args: object) -> str:  # type: ignore[override]
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_saves_like_quit_and_the_end_says_how_to_analyse(tmp_path: Path) -> None:
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)
+    save = tmp_path / "ctrlc.json"
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["memory", "memory"], seed, stdin=InterruptingInput("l0\n"), stdout=stdout,
+                         save=str(save))
+    text = stdout.getvalue()
+    assert "Stopped." in text and f"Game saved to {save}" in text
+    assert f"Analyse it: trio-solver analyse {save}" in text
+    rec = Record.load(save)
+    assert rec.events == tuple(game.table.finished_events()) and game.turn[0].reveal == Reveal.lowest(0)
+    assert f"Seed {seed}." in text.splitlines()[0]
+
+
+def test_bots_get_distinct_names_and_are_paced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import trio_solver.play as play
+
+    sleeps: list[float] = []
+    monkeypatch.setattr(play.time, "sleep", lambda s: sleeps.append(s))
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 1)  # a bot starts
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["memory", "memory"], seed, stdin=io.StringIO(""), stdout=stdout, delay=0.5)
+    text = stdout.getvalue()
+    assert "seat 1 (memory 1)" in text and "seat 2 (memory 2)" in text
+    bot_reveals = text.count("memory 1 reveals ") + text.count("memory 2 reveals ")
+    assert bot_reveals > 0 and sleeps == [0.5] * bot_reveals
+    assert not game.over
+
+
+def test_hands_show_the_cards_seen() -> None:
+    # the table after a failed turn: the values shown at the ends of hands stay visible in the frame
+    from trio_solver.seen import known_hands
+
+    for seed in range(6):
+        game = Game.deal(Rules(4), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.over:
+                break
+            game.reveal(rng.choice(game.legal_reveals()))
+            view = game.view(0)
+            rows = known_hands(view)
+            for s, row in enumerate(rows):
+                hand = sorted(game.hands[s])
+                assert len(row) == len(hand) == view.sizes[s]
+                for have, true in zip(row, hand):
+                    assert have is None or have == true
+            assert rows[0] == list(game.hands[0])
+    # after a failed turn, the highest card shown by seat 1 is known
+    game = Game.deal(Rules(3), seed=3)
+    first = game.to_move
+    other = (first + 1) % 3
+    value = game.peek(Reveal.highest(other))
+    game.reveal(Reveal.highest(other))
+    while game.turn:
+        game.reveal(next(r for r in game.legal_reveals() if game.peek(r) != value))
+    row = known_hands(game.view((other + 1) % 3))[other]
+    assert row[-1] == value
+
+
+def test_hand_values_in_the_terminal_table(tmp_path: Path) -> None:
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)
+    game = Game.deal(rules, rng=random.Random(seed))
+    top1 = game.peek(Reveal.highest(1))
+    second = next(r for r in ("c0", "c1", "c2") if game.peek(Reveal.from_str(r)) != top1)
+    stdout = io.StringIO()
+    play_terminal(rules, 0, ["memory", "memory"], seed, stdin=ScriptedInput(["h1", second, "table", "quit"]),
+                  stdout=stdout)
+    text = stdout.getvalue()
+    # after the failed turn, the table drawn for the person shows seat 1's highest card
+    after = text.split(f"You reveal {second} =")[1]
+    row = next(line for line in after.splitlines() if "seat 1 (memory 1)" in line)
+    assert row.split("]")[0].endswith(f" {top1}")
+
+
+def test_hint_is_in_words_and_swaps_have_help_and_a_hint(tmp_path: Path) -> None:
+    rules = Rules(4, Mode.SIMPLE, teams=True)
+    seed = 3
+    hand = sorted(Game.deal(rules, rng=random.Random(seed)).hands[0])
+    stdout = io.StringIO()
+    play_terminal(rules, 0, ["memory", "memory", "memory"], seed,
+                  stdin=ScriptedInput(["help", "hint", "c0", str(hand[0]), "hint", "quit"]), stdout=stdout)
+    text = stdout.getvalue()
+    assert "you hold no 'help'" not in text and "you hold no 'hint'" not in text
+    assert "the swap comes first: give one of" in text  # a reveal typed at the swap prompt
+    assert "Swap moment: you and your partner each give the other one card" in text  # the swap help
+    assert "hint: give " in text or "hint: pass" in text
+    assert "teams: you & memory 2, memory 1 & memory 3" in text
+    if "Your move" in text:  # the person's turn came: the reveal hint speaks in words
+        assert "if it shows " in text and "->" not in text.split("Best:")[1].split("\n")[0]
+
+
+def test_human_is_a_bot_and_play_does_not_import_the_cli() -> None:
+    import subprocess
+    import sys
+
+    from trio_solver.bots import Bot
+    from trio_solver.play import HumanBot
+
+    assert isinstance(HumanBot(io.StringIO(""), print, ["a", "b", "c"]), Bot)
+    code = "import sys, trio_solver.play; sys.exit('trio_solver.cli' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent).returncode == 0
+
+
+def test_cli_play_prints_a_seed_that_replays(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from trio_solver.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--players", "3", "--bots", "memory,random"]) == 0
+    first = capsys.readouterr().out
+    seed = int(first.split("Seed ")[1].split(".")[0])
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--players", "3", "--bots", "memory,random", "--seed", str(seed)]) == 0
+    again = capsys.readouterr().out
+    assert again == first

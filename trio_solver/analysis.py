@@ -1,12 +1,37 @@
-"""Annotating a saved game: every decision against the advisor's best reveal.
+"""Annotating a saved game: every decision against the best reveal, in the mover's chance to win.
 
 A *decision* is one reveal made by a seat whose hand the record knows (every
 seat in a full-deal record, the record keeper in a viewer record), judged on
-that seat's own exact beliefs at that moment. The value of a reveal is
-``p_trio + p_win`` (a trio that wins counts twice); the *loss* of a decision is
-the highest value of any legal reveal (``advise(view).best_value``) minus the
-value of the reveal played.
-Labels, by loss:
+that seat's own information at that moment.
+
+**Judged by the game** (the default, ``samples > 0``): the loss of a decision is
+the drop in the mover's chance to win the *game*, best reveal minus reveal
+played, as a chess analysis judges by win-% loss. The chances are those of
+:func:`trio_solver.evaluate.advise_game`: every legal reveal played out on the
+same ``samples`` deals drawn exactly from the mover's posterior (the advisor's
+plan for the rest of the turn, then the rollout model of
+:mod:`trio_solver.rollout`). Because the figures are estimates, a loss gets a
+label only when it is also at least twice its standard error (taken as the two
+estimates' errors combined, which overstates it: the deals are shared). Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
+blunder >= 0.20 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the
+game is also estimated after every turn (:func:`trio_solver.evaluate.evaluate`
+from a spectator's view in a full-deal record, else the record keeper's): the
+curve of the chart, where luck (a card that happened to be there) shows as a
+jump that no decision lost or won.
+
+**Judged by the turn** (``samples=0``, ``--quick``): the value of a reveal is
+``p_trio + p_win`` on the mover's exact beliefs (a trio that wins counts twice);
+the loss is the highest value of any legal reveal (``advise(view).best_value``)
+minus the value of the reveal played. These turn-level figures are kept as
+columns in both modes (``turn_loss``).
+
+Only real choices are scored. A reveal is shown but not scored when every legal
+reveal had the same value (nothing to choose), or when it was the one sensible
+option: the reveal played was the best and every other reveal would have lost
+at least 0.30 (a blunder's worth). Playing anything else in such a spot is
+scored, and is a blunder.
+
+Labels by turn loss:
 
 ========== ==========
 loss        label
@@ -16,43 +41,78 @@ loss        label
 >= 0.30     blunder
 ========== ==========
 
-Swap choices in team play are not judged.
+Accuracy is the share of scored decisions with no label and a loss below
+0.01 by the turn, or below 0.02 (or within its noise) by the game; ``None`` for
+a seat that had no real choice. A trio taken in a turn whose own decision was
+labelled is told as luck, not skill. In team play a win belongs to the team;
+swap choices are not judged.
 """
 
 from __future__ import annotations
 
-import html
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .engine import Game
-from .record import Record, replay_view
+from .errors import ViewError
+from .record import Record
+from .view import replay_view
 from .reveal import Reveal
+from .words import article
+from .words import percent as _pct
 from .search import advise
-from .events import Swap, Turn
+from .seen import seen_frame
 from .view import PlayerView
 
-__all__ = ["THRESHOLDS", "Decision", "SeatSummary", "Analysis", "analyse", "label_for"]
+__all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "DEFAULT_SAMPLES", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
+           "label_for", "player_names"]
 
 #: (minimum loss, label), largest first.
 THRESHOLDS: tuple[tuple[float, str], ...] = ((0.30, "blunder"), (0.15, "mistake"), (0.05, "inaccuracy"))
-#: A decision whose loss is below this counts as accurate.
+#: (minimum loss in the chance to win the game, label), largest first.
+GAME_THRESHOLDS: tuple[tuple[float, str], ...] = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+#: A decision whose loss is below this counts as accurate (judged by the turn).
 ACCURATE = 0.01
+#: The same, judged by the game.
+ACCURATE_GAME = 0.02
+#: Playouts per candidate reveal when judging by the game.
+DEFAULT_SAMPLES = 48
+#: Playouts behind each point of the curve of win chances after every turn.
+CURVE_SAMPLES = 120
+#: Every other option losing at least this much makes the best reveal the only sensible one.
+ONLY_OPTION = 0.30
+#: At most this many decisions are told as key moments.
+KEY_MOMENTS = 5
+
+_ORDINAL = ("1st", "2nd", "3rd")
 
 
-def label_for(loss: float) -> str | None:
+def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLDS) -> str | None:
     """The label of a loss, or ``None`` below the inaccuracy threshold."""
-    for threshold, name in THRESHOLDS:
+    for threshold, name in thresholds:
         if loss >= threshold - 1e-12:
             return name
     return None
 
 
+def player_names(record: Record) -> tuple[str, ...]:
+    """One distinct name per seat: the record's names (``Ann (seat 2)`` where two are equal), else ``seat N``."""
+    if not record.names:
+        return tuple(f"seat {s}" for s in range(record.rules.players))
+    names = tuple(record.names)
+    return tuple(f"{n} (seat {s})" if names.count(n) > 1 else n for s, n in enumerate(names))
+
+
 @dataclass(frozen=True)
 class Decision:
-    """One reveal made by a seat whose hand is known, with the advisor's verdict."""
+    """One reveal made by a seat whose hand is known, with the advisor's verdict.
+
+    ``event`` and ``reveal_index`` index the record's events and that turn's reveals
+    (from 0); ``turn`` counts the game's turns from 1. ``scored`` is false for a
+    reveal that was no real choice (see the module's text); its ``label`` is then ``None``.
+    ``position`` is the table as the mover saw it (:func:`~trio_solver.seen.seen_frame`).
+    """
 
     event: int
     reveal_index: int
@@ -68,14 +128,39 @@ class Decision:
     label: str | None
     face_up: tuple[str, ...]
     approximate: bool
+    turn: int = 0
+    scored: bool = True
+    options: int = 1
+    position: dict[str, Any] | None = None
+    turn_loss: float = 0.0
+    """The loss by the turn (``p_trio + p_win``), in both modes."""
+    best_turn: Reveal | None = None
+    """The best reveal by the turn."""
+    p_game_played: float | None = None
+    """The mover's chance to win the game after the reveal played (judged by the game)."""
+    p_game_best: float | None = None
+    loss_stderr: float | None = None
+    """Standard error of a game loss (paired over the same playouts)."""
+
+    @property
+    def value_played(self) -> float:
+        return self.p_trio_played + self.p_win_played
+
+    @property
+    def value_best(self) -> float:
+        return self.p_trio_best + self.p_win_best
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "event": self.event, "reveal_index": self.reveal_index, "seat": self.seat,
+            "event": self.event, "reveal_index": self.reveal_index, "turn": self.turn, "seat": self.seat,
             "played": self.played.to_json(), "shown": self.shown, "best": self.best.to_json(),
+            "played_text": str(self.played), "best_text": str(self.best),
             "p_trio_played": self.p_trio_played, "p_win_played": self.p_win_played,
             "p_trio_best": self.p_trio_best, "p_win_best": self.p_win_best,
-            "loss": self.loss, "label": self.label, "face_up": list(self.face_up),
+            "loss": self.loss, "label": self.label, "scored": self.scored, "options": self.options,
+            "turn_loss": self.turn_loss, "best_turn": (self.best_turn or self.best).to_json(),
+            "p_game_played": self.p_game_played, "p_game_best": self.p_game_best, "loss_stderr": self.loss_stderr,
+            "face_up": list(self.face_up), "approximate": self.approximate, "position": self.position,
         }
 
 
@@ -83,17 +168,69 @@ class Decision:
 class SeatSummary:
     seat: int
     decisions: int
-    accuracy: float
-    """Share of decisions with a loss below 0.01."""
-    average_loss: float
+    """Scored decisions (real choices)."""
+    accuracy: float | None
+    """Share of scored decisions with a loss below 0.01; ``None`` without any."""
+    average_loss: float | None
+    """Mean loss over scored decisions; ``None`` without any."""
     inaccuracies: int
     mistakes: int
     blunders: int
+    name: str = ""
+    reveals: int = 0
+    """Every reveal of the seat that was looked at, scored or not."""
+    trios: tuple[int, ...] = ()
+    won: bool = False
+    """The seat won, alone or with its team."""
+    accurate: int = 0
+    """Scored decisions that count as accurate."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "decisions": self.decisions, "accuracy": self.accuracy,
-                "average_loss": self.average_loss, "inaccuracies": self.inaccuracies,
-                "mistakes": self.mistakes, "blunders": self.blunders}
+        return {"seat": self.seat, "name": self.name, "decisions": self.decisions, "reveals": self.reveals,
+                "accuracy": self.accuracy, "average_loss": self.average_loss,
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders,
+                "trios": list(self.trios), "won": self.won}
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A key moment: the decision (``kind`` ``"decision"``) or trio (``"trio"``) at ``event``."""
+
+    event: int
+    reveal_index: int
+    turn: int
+    seat: int
+    kind: str
+    text: str
+    decision: int | None = None
+    """Index into :attr:`Analysis.decisions` of the decision told, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "reveal_index": self.reveal_index, "turn": self.turn, "seat": self.seat,
+                "kind": self.kind, "text": self.text, "decision": self.decision}
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """Each seat's chance to win the game after ``turns`` turns (``event``: the last event then, -1 at the start).
+
+    ``decisions`` is the number of decisions analysed before this point (where the
+    chart puts it); ``position`` the table as seen from the analysis's perspective.
+    """
+
+    turns: int
+    event: int
+    decisions: int
+    win_chance: tuple[float, ...]
+    stderr: tuple[float, ...]
+    position: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": self.turns, "event": self.event, "decisions": self.decisions,
+                "win_chance": list(self.win_chance), "stderr": list(self.stderr), "position": self.position}
 
 
 @dataclass(frozen=True)
@@ -102,180 +239,358 @@ class Analysis:
 
     decisions: tuple[Decision, ...]
     seats: tuple[SeatSummary, ...]
-    moments: tuple[str, ...]
+    moments: tuple[Moment, ...]
     winner: int | None
     names: tuple[str, ...] | None
+    players: tuple[str, ...] = ()
+    """One distinct display name per seat (:func:`player_names`)."""
+    rules: dict[str, Any] | None = None
+    teams: tuple[tuple[int, ...], ...] = ()
+    turns: int = 0
+    trios: tuple[tuple[int, int, int, int], ...] = ()
+    """``(event, turn, seat, value)`` of every trio taken."""
+    to_move: int | None = None
+    judged_by: str = "turn"
+    """``"game"``: losses in the mover's chance to win the game; ``"turn"``: in ``p_trio + p_win``."""
+    samples: int = 0
+    seed: int = 0
+    curve: tuple[CurvePoint, ...] = ()
+    """Each seat's chance to win the game at the start and after every turn (judged by the game)."""
+    viewer: int | None = None
+    """Whose information the curve uses: ``None`` (a spectator) for a full-deal record, else the record keeper."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats credited with the win (the whole team in team play)."""
+        if self.winner is None:
+            return ()
+        for team in self.teams:
+            if self.winner in team:
+                return tuple(team)
+        return (self.winner,)
+
+    def result(self) -> str:
+        """One line: who won, or that the game is unfinished."""
+        p = self.players
+        if self.winner is None:
+            who = f"; {p[self.to_move]} to move" if self.to_move is not None and p else ""
+            return f"unfinished after {self.turns} turns{who}"
+        trios = [v for (_, _, s, v) in self.trios if s in self.winners]
+        what = f"with the trios of {', '.join(map(str, trios))}" if trios else ""
+        if len(self.winners) > 1:
+            team = " & ".join(p[s] for s in self.winners)
+            return f"team {team} wins {what} after {self.turns} turns ({p[self.winner]} took the last trio)"
+        return f"{p[self.winner]} wins {what} after {self.turns} turns"
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "rules": self.rules,
+            "names": list(self.players),
+            "teams": [list(t) for t in self.teams],
             "winner": self.winner,
-            "thresholds": {name: t for t, name in THRESHOLDS},
+            "winners": list(self.winners),
+            "result": self.result(),
+            "turns": self.turns,
+            "trios": [{"event": e, "turn": t, "seat": s, "value": v} for (e, t, s, v) in self.trios],
+            "judged_by": self.judged_by,
+            "viewer": self.viewer,
+            "samples": self.samples,
+            "seed": self.seed,
+            "thresholds": {name: t for t, name in (GAME_THRESHOLDS if self.judged_by == "game" else THRESHOLDS)},
+            "curve": [c.to_json() for c in self.curve],
             "decisions": [d.to_json() for d in self.decisions],
             "seats": [s.to_json() for s in self.seats],
-            "moments": list(self.moments),
+            "moments": [m.to_json() for m in self.moments],
         }
 
-    def text(self) -> str:
-        """The human report."""
-        lines = []
-        names = self.names
+    def header(self) -> str:
+        """Who played, the mode, and the result."""
+        r = self.rules or {}
+        mode = f"{r.get('players', len(self.players))} players, {r.get('mode', '?')}"
+        if self.teams and len(self.teams[0]) > 1:
+            mode += ", teams " + " vs ".join(" & ".join(self.players[s] for s in t) for t in self.teams)
+        if self.judged_by == "game":
+            how = (f"Judged by: the loss in the mover's chance to win the game ({self.samples} playouts per "
+                   f"reveal, seed {self.seed}); turn-level chances as columns")
+        else:
+            how = "Judged by: the chances of this turn (trio chance + win now), not the whole game"
+        return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how])
 
-        def who(s: int) -> str:
-            return f"seat {s} ({names[s]})" if names else f"seat {s}"
-
-        lines.append(f"{'event':>5} {'seat':>4} {'played':>7} {'best':>6} {'p_trio':>13} {'p_win':>13} "
-                     f"{'loss':>6}  label")
-        for d in self.decisions:
-            lines.append(
-                f"{d.event:>5} {d.seat:>4} {str(d.played) + '=' + str(d.shown):>7} {str(d.best):>6} "
-                f"{d.p_trio_played:6.3f}/{d.p_trio_best:<6.3f} {d.p_win_played:6.3f}/{d.p_win_best:<6.3f} "
-                f"{d.loss:6.3f}  {d.label or ''}")
-        lines.append("")
-        lines.append("Moments that decided the game:")
-        lines.extend(f"  {m}" for m in self.moments)
-        lines.append("")
-        lines.append("Per seat: decisions, accuracy, average loss, inaccuracies/mistakes/blunders")
+    def summary_text(self) -> str:
+        """The per-player table."""
+        w = max([len(s.name) for s in self.seats] + [6])
+        lines = [f"  {'player':<{w}}  {'choices':>7}  {'accuracy':>8}  {'avg loss':>8}  {'inacc.':>6}  "
+                 f"{'mistakes':>8}  {'blunders':>8}  trios"]
         for s in self.seats:
-            lines.append(f"  {who(s.seat)}: {s.decisions} decisions, accuracy {s.accuracy:.0%}, average loss "
-                         f"{s.average_loss:.3f}, {s.inaccuracies}/{s.mistakes}/{s.blunders}")
-        if self.winner is not None:
-            lines.append(f"Winner: {who(self.winner)}")
+            acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
+            loss = "-" if s.average_loss is None else f"{s.average_loss:.3f}"
+            trios = ", ".join(map(str, s.trios)) or "-"
+            won = "  (won)" if s.won else ""
+            lines.append(f"  {s.name:<{w}}  {s.decisions:>7}  {acc:>8}  {loss:>8}  {s.inaccuracies:>6}  "
+                         f"{s.mistakes:>8}  {s.blunders:>8}  {trios}{won}")
         return "\n".join(lines)
 
+    def table_text(self) -> str:
+        """Every reveal looked at, one line each, with headings."""
+        w = max([len(n) for n in self.players] + [6])
+        game = self.judged_by == "game"
+        lines = [
+            "Trio chance: the chance of taking a trio this turn, for the reveal played / the best reveal.",
+            "Win now: the chance of winning the game this turn, the same way.",
+        ]
+        if game:
+            lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
+                      "Loss: the drop in the chance to win the game. '(only)' and '(no choice)' are not scored."]
+        else:
+            lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
+                      "'(only)' and '(no choice)' are not scored."]
+        lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
+                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>5}  label")
+        for d in self.decisions:
+            label = d.label or ""
+            if not d.scored:
+                label = "(only)" if d.options > 1 else "(no choice)"
+            lines.append(
+                f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
+                f"{str(d.played) + '=' + str(d.shown):<7} {str(d.best):<6} "
+                f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
+                f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
+                + (f"{_game_pct(d):>9}  " if game else "") + f"{d.loss:5.2f}  {label}".rstrip())
+        return "\n".join(lines)
+
+    def text(self, all_decisions: bool = False) -> str:
+        """The human report: header, per-player summary, key moments; the full table if ``all_decisions``."""
+        out = [self.header(), "", "Per player (choices: reveals that were a real choice):", self.summary_text(), ""]
+        if self.moments:
+            out.append("Key moments:")
+            out.extend(f"  {m.text}" for m in self.moments)
+        else:
+            out.append("Key moments: none (no labelled decision, no winning trio).")
+        if all_decisions:
+            out += ["", "Every reveal:", self.table_text()]
+        else:
+            out += ["", "(--all lists every reveal)"]
+        return "\n".join(out)
+
     def html(self, title: str = "Trio game analysis") -> str:
-        """A self-contained page: the report and a chart of the chances through the game."""
-        return _html(self, title)
+        """A self-contained page: the report, a chart with clickable points, and the positions."""
+        from .analysis_html import page
+
+        return page(self, title)
 
 
-def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int) -> Decision:
-    adv = advise(view, "trio")
-    best = adv.best_value
-    mine = adv.get(played)
-    loss = max(0.0, (best.p_trio + best.p_win) - (mine.p_trio + mine.p_win))
+def _game_pct(d: Decision) -> str:
+    if d.p_game_played is None or d.p_game_best is None:
+        return "-"
+    return f"{d.p_game_played:.0%}/{d.p_game_best:.0%}"
+
+
+def _judge_by_game(view: PlayerView, beliefs: Any, played: Reveal, samples: int,
+                   seed: int) -> tuple[float, float, Reveal, float, float]:
+    """(p_game played, p_game best, best reveal, loss, its standard error) from
+    :func:`trio_solver.evaluate.advise_game` (every reveal on the same posterior deals)."""
+    import math
+
+    from .evaluate import advise_game
+
+    ranked = advise_game(view, samples=samples, seed=seed, beliefs=beliefs)
+    best = ranked.evaluations[0]
+    mine = next(e for e in ranked.evaluations if e.reveal == played)
+    pb, pp = best.p_game or 0.0, mine.p_game or 0.0
+    loss = max(0.0, pb - pp)
     if loss < 1e-12:
         loss = 0.0
+    # the two estimates share their deals, so this sum of variances overstates the noise of the difference
+    se = 0.0 if best.reveal == played else math.hypot(best.p_game_stderr or 0.0, mine.p_game_stderr or 0.0)
+    return pp, pb, best.reveal, loss, se
+
+
+def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
+            names: Sequence[str], samples: int = 0, seed: int = 0) -> Decision:
+    from .beliefs import Beliefs
+
+    beliefs = Beliefs(view)
+    adv = advise(view, "trio", beliefs=beliefs)
+    best = adv.best_value
+    mine = adv.get(played)
+    top = best.p_trio + best.p_win
+    loss = max(0.0, top - (mine.p_trio + mine.p_win))
+    if loss < 1e-12:
+        loss = 0.0
+    values = [e.p_trio + e.p_win for e in adv.evaluations]
+    distinct = len({round(v, 9) for v in values})
+    others = [v for e, v in zip(adv.evaluations, values) if e.reveal != played]
+    only = loss == 0.0 and bool(others) and max(others) <= top - ONLY_OPTION + 1e-12
+    scored = distinct > 1 and not only
+    position = seen_frame(view, names)
+    face = tuple(str(x) for x in view.turn)
+    if samples > 0 and scored:
+        pg_played, pg_best, best_game, game_loss, se = _judge_by_game(view, beliefs, played, samples, seed)
+        label = label_for(game_loss, GAME_THRESHOLDS) if game_loss >= 2 * se - 1e-12 else None
+        return Decision(event, j, view.to_move, played, shown, best_game, mine.p_trio, mine.p_win,
+                        adv.get(best_game).p_trio, adv.get(best_game).p_win, game_loss, label, face,
+                        adv.approximate, turn, scored, distinct, position, loss, best.reveal,
+                        pg_played, pg_best, se)
     return Decision(event, j, view.to_move, played, shown, best.reveal, mine.p_trio, mine.p_win,
-                    best.p_trio, best.p_win, loss, label_for(loss), tuple(str(x) for x in view.turn),
-                    adv.approximate)
+                    best.p_trio, best.p_win, loss, label_for(loss) if scored else None,
+                    face, adv.approximate, turn, scored, distinct, position, loss, best.reveal)
 
 
-def analyse(record: Record, progress: Callable[[int, int], None] | None = None) -> Analysis:
-    """Judge every decision of every seat whose hand ``record`` knows."""
+def _is_turn(event: object) -> bool:
+    return hasattr(event, "reveals")
+
+
+def analyse(record: Record, progress: Callable[[int, int], None] | None = None, *,
+            samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Analysis:
+    """Judge every decision of every seat whose hand ``record`` knows.
+
+    ``samples > 0`` judges by the mover's chance to win the game, with that many
+    playouts per candidate reveal, and adds the curve of win chances after every
+    turn; ``samples=0`` judges by the chances of the turn only (fast). The same
+    ``seed`` gives the same figures. ``progress(done, total)`` is called after each
+    decision and each point of the curve.
+    """
+    from .evaluate import MAX_SAMPLES
+
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 0 <= samples <= MAX_SAMPLES:
+        raise ViewError(f"samples must be a whole number from 0 to {MAX_SAMPLES}, got {samples!r}")
     known = set(record.known_seats())
-    total = sum(len(e.reveals) for e in record.events if isinstance(e, Turn) and e.seat in known)
+    names = player_names(record)
+    # events are turns (with ``reveals``) or swaps (with ``seats``); read by their fields, so this module
+    # does not depend on where the event classes live
+    all_events: list[Any] = list(record.events)
+    total = sum(len(e.reveals) for e in all_events if _is_turn(e) and e.seat in known)
+    if samples > 0:
+        total += 1 + sum(1 for e in record.events if _is_turn(e))
     decisions: list[Decision] = []
+    trios: list[tuple[int, int, int, int]] = []
+    curve: list[CurvePoint] = []
     done = 0
+    turn = 0
     game = Game(record.rules, record.deal, record.first_player) if record.deal is not None else None
-    for k, event in enumerate(record.events):
-        if isinstance(event, Swap):
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    def point(k: int) -> None:
+        if samples <= 0:
+            return
+        from .evaluate import evaluate
+
+        if game is not None:
+            view = game.view(None)
+        else:
+            assert record.viewer is not None
+            view = replay_view(record.rules, list(record.events[:k + 1]), seat=record.viewer.seat,
+                               hand=record.viewer.hand, first_player=record.first_player)
+        ev = evaluate(view, samples=CURVE_SAMPLES, seed=seed * 7 + 3 + k)
+        curve.append(CurvePoint(turn, k, len(decisions), ev.win_chance, ev.stderr, seen_frame(view, names)))
+        tick()
+
+    point(-1)
+    for k, event in enumerate(all_events):
+        if not _is_turn(event):
             if game is not None:
                 assert event.cards is not None
                 game.swap(event.seats[0], event.seats[1], event.cards[0], event.cards[1])
             continue
+        turn += 1
+        values = {r.value for r in event.reveals}
+        if len(event.reveals) == 3 and len(values) == 1:
+            trios.append((k, turn, event.seat, event.reveals[0].value))
         for j, shown in enumerate(event.reveals):
             if event.seat in known:
                 if game is not None:
                     view = game.view(event.seat)
                 else:
                     assert record.viewer is not None
-                    partial = list(record.events[:k]) + ([Turn(event.seat, event.reveals[:j])] if j else [])
+                    partial = list(record.events[:k]) + ([replace(event, reveals=event.reveals[:j])] if j else [])
                     view = replay_view(record.rules, partial, seat=record.viewer.seat, hand=record.viewer.hand,
                                        first_player=record.first_player)
-                decisions.append(_decide(view, shown.reveal, shown.value, k, j))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+                decisions.append(_decide(view, shown.reveal, shown.value, k, j, turn, names, samples,
+                                         seed * 1_000_003 + len(decisions)))
+                tick()
             if game is not None:
                 game.reveal(shown.reveal)
+        point(k)
+    teams = record.rules.teams_of_seats
+    winner = record.winner
+    winners: set[int] = set()
+    if winner is not None:
+        winners = next((set(t) for t in teams if winner in t), {winner})
     seats = []
+    by_game = samples > 0
+
+    def accurate(d: Decision) -> bool:
+        if d.label is not None:
+            return False
+        if by_game:
+            return d.loss < ACCURATE_GAME or d.loss < 2 * (d.loss_stderr or 0.0)
+        return d.loss < ACCURATE
+
     for s in sorted(known):
         mine = [d for d in decisions if d.seat == s]
-        n = len(mine)
+        scored = [d for d in mine if d.scored]
+        n = len(scored)
         seats.append(SeatSummary(
             s, n,
-            sum(1 for d in mine if d.loss < ACCURATE) / n if n else 1.0,
-            sum(d.loss for d in mine) / n if n else 0.0,
-            sum(1 for d in mine if d.label == "inaccuracy"),
-            sum(1 for d in mine if d.label == "mistake"),
-            sum(1 for d in mine if d.label == "blunder"),
+            sum(1 for d in scored if accurate(d)) / n if n else None,
+            sum(d.loss for d in scored) / n if n else None,
+            sum(1 for d in scored if d.label == "inaccuracy"),
+            sum(1 for d in scored if d.label == "mistake"),
+            sum(1 for d in scored if d.label == "blunder"),
+            names[s], len(mine), tuple(v for (_, _, t, v) in trios if t == s), s in winners,
+            sum(1 for d in scored if accurate(d)),
         ))
-    return Analysis(tuple(decisions), tuple(seats), tuple(_moments(record, decisions)), record.winner, record.names)
+    final = record.game() if record.deal is not None else record.view()
+    return Analysis(tuple(decisions), tuple(seats), tuple(_moments(record, decisions, trios, names)), winner,
+                    record.names, names, record.rules.to_json(), teams, turn, tuple(trios),
+                    None if winner is not None else final.to_move, "game" if by_game else "turn", samples, seed,
+                    tuple(curve), None if game is not None or record.viewer is None else record.viewer.seat)
 
 
-def _moments(record: Record, decisions: list[Decision]) -> list[str]:
-    out: list[str] = []
-    for k, e in enumerate(record.events):
-        if isinstance(e, Turn) and len(e.reveals) == 3 and len({r.value for r in e.reveals}) == 1:
-            won = record.winner == e.seat and k == len(record.events) - 1
-            out.append(f"event {k}: seat {e.seat} takes the trio of {e.reveals[0].value}s"
-                       + (" and wins" if won else ""))
-    for d in decisions:
-        if d.label in ("mistake", "blunder"):
-            out.append(f"event {d.event}: seat {d.seat} plays {d.played} ({d.label}, loss {d.loss:.2f}); "
-                       f"{d.best} gave p_trio {d.p_trio_best:.2f}")
-    missed = [d for d in decisions if d.p_trio_best >= 0.999 and d.p_trio_played < 0.999]
-    for d in missed:
-        out.append(f"event {d.event}: seat {d.seat} had a certain trio with {d.best} and played {d.played}")
-    out.sort(key=lambda m: int(m.split(":")[0].split()[1]))
-    seen: set[str] = set()
-    return [m for m in out if not (m in seen or seen.add(m))]  # type: ignore[func-returns-value]
+def _reason(d: Decision) -> str:
+    """Why the best reveal was better: the chance to win the game (judged by it), and this turn's chances."""
+    def chance(p_trio: float, p_win: float) -> str:
+        if p_win >= 1 - 1e-9:
+            return "a certain win"
+        trio = "a certain trio" if p_trio >= 1 - 1e-9 else f"{article(_pct(p_trio))} {_pct(p_trio)} chance of a trio"
+        return trio + (f" ({_pct(p_win)} to win the game now)" if p_win > 0.005 else "")
+
+    turn = (f"{d.best} gave {chance(d.p_trio_best, d.p_win_best)}, "
+            f"{d.played} {chance(d.p_trio_played, d.p_win_played)}")
+    if d.p_game_played is None or d.p_game_best is None:
+        return turn
+    return (f"{d.best} kept {article(_pct(d.p_game_best))} {_pct(d.p_game_best)} chance to win the game, "
+            f"{d.played} {_pct(d.p_game_played)} (this turn: {turn})")
 
 
-_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-
-
-def _html(a: Analysis, title: str) -> str:
-    width, height, pad = 760, 260, 36
-    n = max(len(a.decisions), 1)
-    pts_best: list[str] = []
-    circles: list[str] = []
-    for i, d in enumerate(a.decisions):
-        x = pad + (width - 2 * pad) * (i / max(n - 1, 1))
-        yb = height - pad - (height - 2 * pad) * min(d.p_trio_best, 1.0)
-        yp = height - pad - (height - 2 * pad) * min(d.p_trio_played, 1.0)
-        pts_best.append(f"{x:.1f},{yb:.1f}")
-        colour = _COLOURS[d.seat % len(_COLOURS)]
-        tip = html.escape(f"event {d.event}, seat {d.seat}: {d.played} (p_trio {d.p_trio_played:.3f}), "
-                          f"best {d.best} ({d.p_trio_best:.3f}){', ' + d.label if d.label else ''}")
-        r = 5 if d.label in ("mistake", "blunder") else 3
-        circles.append(f'<circle cx="{x:.1f}" cy="{yp:.1f}" r="{r}" fill="{colour}"><title>{tip}</title></circle>')
-    axis = (f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
-            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
-            f'<text x="4" y="{pad + 4}" font-size="11">1.0</text><text x="4" y="{height - pad}" font-size="11">0</text>'
-            f'<text x="{width / 2 - 60}" y="{height - 6}" font-size="11">decisions through the game</text>')
-    legend = "".join(
-        f'<span style="color:{_COLOURS[s.seat % len(_COLOURS)]}">&#9679; seat {s.seat}</span> ' for s in a.seats)
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-           f'aria-label="chance of a trio at each decision">{axis}'
-           f'<polyline points="{" ".join(pts_best)}" fill="none" stroke="#bbb" stroke-width="1.5"/>'
-           f'{"".join(circles)}</svg>')
-    rows = "".join(
-        f"<tr class='{d.label or ''}'><td>{d.event}</td><td>{d.seat}</td><td>{d.played}={d.shown}</td>"
-        f"<td>{d.best}</td><td>{d.p_trio_played:.3f}</td><td>{d.p_trio_best:.3f}</td>"
-        f"<td>{d.p_win_played:.3f}</td><td>{d.p_win_best:.3f}</td><td>{d.loss:.3f}</td><td>{d.label or ''}</td></tr>"
-        for d in a.decisions)
-    seats = "".join(
-        f"<tr><td>{s.seat}</td><td>{s.decisions}</td><td>{s.accuracy:.0%}</td><td>{s.average_loss:.3f}</td>"
-        f"<td>{s.inaccuracies}</td><td>{s.mistakes}</td><td>{s.blunders}</td></tr>" for s in a.seats)
-    moments = "".join(f"<li>{html.escape(m)}</li>" for m in a.moments)
-    data = html.escape(json.dumps(a.to_json()))
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
-table {{ border-collapse: collapse; font-size: 13px; }} td, th {{ padding: 2px 8px; border-bottom: 1px solid #eee; }}
-tr.blunder {{ background: #fdd; }} tr.mistake {{ background: #fed; }} tr.inaccuracy {{ background: #ffe; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>Winner: {'seat ' + str(a.winner) if a.winner is not None else 'none yet'}.
-Grey line: the best chance of a trio at each decision; dots: the chance of the reveal played (big dots: mistakes and blunders).</p>
-{svg}
-<p>{legend}</p>
-<h2>Moments that decided the game</h2><ul>{moments}</ul>
-<h2>Per seat</h2>
-<table><tr><th>seat</th><th>decisions</th><th>accuracy</th><th>average loss</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>{seats}</table>
-<h2>Decisions</h2>
-<table><tr><th>event</th><th>seat</th><th>played</th><th>best</th><th>p_trio</th><th>best p_trio</th><th>p_win</th><th>best p_win</th><th>loss</th><th>label</th></tr>{rows}</table>
-<script type="application/json" id="analysis">{data}</script>
-</body></html>
-"""
+def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],
+             names: Sequence[str]) -> list[Moment]:
+    """The few largest losses, the trios that came from a poor decision, and the winning trio, in order."""
+    worst = sorted((i for i, d in enumerate(decisions) if d.label is not None),
+                   key=lambda i: -decisions[i].loss)[:KEY_MOMENTS]
+    out: list[Moment] = []
+    for i in worst:
+        d = decisions[i]
+        text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
+                f"(showed {d.shown}), better {d.best} - {_reason(d)}. {d.label.capitalize() if d.label else ''}, "
+                f"loss {d.loss:.2f}" + (f" +- {d.loss_stderr:.2f}." if d.loss_stderr is not None else "."))
+        out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
+    last = len(record.events) - 1
+    for (k, turn, seat, value) in trios:
+        # luck: a poor decision of the turn that needed the cards to fall right (not a certain trio)
+        poor = [d for d in decisions if d.event == k and d.label is not None and d.p_trio_played < 1 - 1e-9]
+        wins = record.winner == seat and k == last
+        if not (poor or wins):
+            continue
+        text = f"Turn {turn}, {names[seat]} takes the trio of {value}s" + (" and wins the game" if wins else "")
+        if poor:
+            text += (f" - luck, not skill: the turn's {_ORDINAL[poor[0].reveal_index]} reveal "
+                     f"({poor[0].played}) was {'an' if poor[0].label == 'inaccuracy' else 'a'} {poor[0].label}")
+        out.append(Moment(k, 3, turn, seat, "trio", text + "."))
+    out.sort(key=lambda m: (m.event, m.reveal_index))
+    return out

@@ -45,6 +45,7 @@ from .facts import MAX_SWAP_BUDGET, POOL, STATE_BUDGET, Facts, Row, extract
 from .reveal import Reveal
 from .rules import VALUES
 from .view import PlayerView
+from .words import article
 
 __all__ = ["Beliefs", "Placement", "Demand"]
 
@@ -853,7 +854,7 @@ class Beliefs:
             if slot in facts.known_slots:
                 continue
             if len(dist) == 1:
-                out.append(f"slot {slot} is a {next(iter(dist))}")
+                out.append(f"slot {slot} is {article(next(iter(dist)))} {next(iter(dist))}")
         for seat in self.hidden_seats():
             cd = self.count_distribution(seat)
             none = [v for v in VALUES if cd[v] == {0: 1.0} and facts.hidden[v] > 0]
@@ -868,7 +869,7 @@ class Beliefs:
             for kind in ("lowest", "highest"):
                 d = self.end(Reveal(kind, seat))
                 if len(d) == 1:
-                    out.append(f"seat {seat}'s {kind} card is a {next(iter(d))}")
+                    out.append(f"seat {seat}'s {kind} card is {article(next(iter(d)))} {next(iter(d))}")
         return out
 
     # -- everything at once --------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from .errors import RecordError, TrioError
-from .render import advice_text
 from .facts import STATE_BUDGET
 
 __all__ = ["main"]
@@ -60,6 +59,22 @@ def _positive(text: str) -> int:
     if not t.isdigit() or len(t) > 12 or int(t) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r:.40}")
     return int(t)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {text!r}")
+    return value
+
+
+def _bar(done: int, total: int, what: str) -> str:
+    width = 30
+    filled = int(width * done / max(total, 1))
+    return f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}"
 
 
 # defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
@@ -150,16 +165,36 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
     if args.list:
         from . import csp
 
-        try:
+        count = beliefs.placement_count()
+        data["placement_count"] = count
+        if count <= args.list:
             found = csp.placements(beliefs.facts, args.list)
-        except OverflowError as e:
-            raise RecordError("--list", str(e)) from None
-        data["placements"] = [
-            {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
-        ]
+            data["placements"] = [
+                {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
+            ]
+        else:
+            data["placements"] = _first_placements(view, beliefs, args.list, args.swap_budget)
     if args.json:
         return json.dumps(data)
     return _beliefs_text(data)
+
+
+def _first_placements(view: Any, beliefs: Any, n: int, budget: int) -> list[dict[str, Any]]:
+    """The first ``n`` placements the CSP finds, each with its exact probability
+    (``None`` for one that hides secret swap cards: its weight sums over them)."""
+    from fractions import Fraction
+
+    from . import csp
+    from .beliefs import Beliefs
+
+    total = Beliefs(view, exact=True, swap_budget=budget).total_weight
+    out: list[dict[str, Any]] = []
+    for m, bits in csp.solutions(beliefs.facts):
+        p = None if bits else float(Fraction(csp.weight(beliefs.facts, m, bits), total))
+        out.append({"probability": p, "rows": _matrix_json({k: c for k, c in m.items() if c})})
+        if len(out) >= n:
+            break
+    return out
 
 
 def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
@@ -171,7 +206,7 @@ def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
 
 
 def _dist_text(d: dict[str, float]) -> str:
-    return "  ".join(f"{v}:{p:.3f}" for v, p in sorted(d.items(), key=lambda t: -t[1]))
+    return "  ".join(f"{v}:{p:.3f}" for v, p in sorted(d.items(), key=lambda t: int(t[0])))
 
 
 def _beliefs_text(data: dict[str, Any]) -> str:
@@ -195,10 +230,16 @@ def _beliefs_text(data: dict[str, Any]) -> str:
         lines.append("Certain:")
         lines.extend(f"  {d}" for d in data["deductions"])
     if "placements" in data:
-        lines.append(f"Possible placements ({len(data['placements'])}):")
+        shown, count = len(data["placements"]), data["placement_count"]
+        if shown == count:
+            lines.append(f"Possible placements ({count}, most likely first):")
+        else:
+            lines.append(f"Possible placements: the first {shown} of {count} (in the order found):")
         for p in data["placements"]:
             rows = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in p["rows"].items())
-            lines.append(f"  {p['probability']:.4f}  {rows}")
+            q = p["probability"]
+            prob = "  ?   " if q is None else f"{q:.4f}" if q >= 1e-4 else f"{q:.0e}".ljust(6)
+            lines.append(f"  {prob}  {rows}")
     return "\n".join(lines)
 
 
@@ -220,6 +261,8 @@ def cmd_advise(args: argparse.Namespace) -> str:
         data = advice.to_json()
         data["after"] = len(view.events) if args.after is None else args.after
         return json.dumps(data)
+    from .advice_text import advice_text
+
     text = advice_text(advice, record.names)
     if args.objective == "game":
         from .evaluate import explain
@@ -251,43 +294,106 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:
-    from .analysis import analyse
     from .errors import RecordError
 
-    record = _load(args.file)
+    paths = list(args.file)
+    many = len(paths) > 1 or (paths[0] != "-" and os.path.isdir(paths[0]))
+    if args.csv and not many:
+        raise UsageError("--csv summarises a collection: give a directory or several files")
+    if many:
+        return _analyse_many(args, paths)
+    if args.reports:
+        raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
+    from .analysis import analyse
+
+    record = _load(paths[0])
     if not record.known_seats():
         raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
         if show:
-            sys.stderr.write(f"\ranalysing decision {done}/{total}")
+            sys.stderr.write(_bar(done, total, "positions analysed"))
             sys.stderr.flush()
 
-    result = analyse(record, progress)
+    result = analyse(record, progress, samples=_samples(args), seed=args.seed)
     if show:
         sys.stderr.write("\n")
     if args.html:
-        page = result.html(f"Trio game analysis: {os.path.basename(args.file)}")
+        page = result.html(f"Trio game analysis: {os.path.basename(paths[0])}")
         _write_atomic(args.html, page)
     if args.json:
         return json.dumps(result.to_json())
-    text = result.text()
+    text = result.text(all_decisions=args.all)
     if args.html:
         text += f"\nHTML report written to {args.html}"
     return text
 
 
+def _samples(args: argparse.Namespace) -> int:
+    if args.quick and args.samples is not None:
+        raise UsageError("--quick judges by the turn only: it takes no --samples")
+    from .analysis import DEFAULT_SAMPLES
+
+    return 0 if args.quick else (args.samples if args.samples is not None else DEFAULT_SAMPLES)
+
+
+def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
+    from .collection import analyse_files, record_paths
+
+    for p in paths:
+        if p == "-":
+            raise UsageError("standard input ('-') holds one record: analyse it alone")
+        if not os.path.exists(p):
+            raise UsageError(f"{p}: no such file or directory")
+    if args.html:
+        raise UsageError("--html is for one game; with a collection use --reports DIR")
+    files = record_paths(paths)
+    if not files:
+        raise UsageError(f"{', '.join(paths)}: no .json record files")
+    if args.reports and not os.path.isdir(args.reports):
+        raise UsageError(f"{args.reports}: not a directory (--reports needs an existing directory)")
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(_bar(done, total, "games"))
+            sys.stderr.flush()
+
+    result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed)
+    if show:
+        sys.stderr.write("\n")
+    if not result.analysed:
+        from .errors import RecordError
+
+        first = result.failed[0]
+        raise RecordError(first.path, f"no game could be analysed ({first.error})")
+    written = []
+    if args.reports:
+        for o in result.analysed:
+            assert o.analysis is not None
+            stem = os.path.splitext(os.path.basename(o.path))[0]
+            base = os.path.join(args.reports, stem)
+            _write_atomic(base + ".txt", o.analysis.text(all_decisions=True) + "\n")
+            _write_atomic(base + ".html", o.analysis.html(f"Trio game analysis: {os.path.basename(o.path)}"))
+            written.append(base)
+    if args.json:
+        return json.dumps(result.to_json())
+    if args.csv:
+        return result.csv()
+    text = result.text()
+    if written:
+        text += f"\nReports (.txt and .html) for {len(written)} games written in {args.reports}"
+    return text
+
+
 def _write_atomic(path: str, text: str) -> None:
-    import tempfile
+    from .files import write_text
 
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise UsageError(f"{path}: the directory does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".trio-", dir=directory)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_text(path, text)
 
 
 def cmd_simulate(args: argparse.Namespace) -> str:
@@ -324,11 +430,23 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         return json.dumps(data)
     lines = [f"{data['games']} games, {rules.players} players, {rules.mode.value}"
              f"{', teams' if rules.teams else ''}, seed {args.seed}"]
-    lines.append(f"  {'seat':>4} {'bot':<8} {'wins':>6} {'rate':>7}  95% interval")
-    for p in data["per_seat"]:
-        lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {p['win_rate']:7.3f}  "
-                     f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]")
-    lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
+    if rules.teams:
+        lines.append("  teams (a team's win counts once, for the team):")
+        lines.append(f"  {'seats':<8} {'bots':<22} {'wins':>6} {'rate':>7}  95% interval")
+        for team in data["team_wins"]:
+            seats = " & ".join(map(str, team["seats"]))
+            kinds = " + ".join(team["bots"])
+            lines.append(f"  {seats:<8} {kinds:<22} {team['wins']:>6} {team['win_rate']:7.3f}  "
+                         f"[{team['ci95'][0]:.3f}, {team['ci95'][1]:.3f}]")
+        if any(len(set(team["bots"])) > 1 for team in data["team_wins"]):
+            lines.append("  note: some teams mix bots (partners are seats s and s + players/2); "
+                         "order --bots so partners match to compare bots")
+    else:
+        lines.append(f"  {'seat':>4} {'bot':<8} {'wins':>6} {'rate':>7}  95% interval")
+        for p in data["per_seat"]:
+            lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {p['win_rate']:7.3f}  "
+                         f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]")
+        lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
     played = t.played if t.played is not None else t.games
     resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
     where = args.backend if t.run is None else \
@@ -393,7 +511,12 @@ def cmd_play(args: argparse.Namespace) -> str:
     if len(bots) != rules.players - 1:
         raise RulesError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save)
+    delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
+    if args.save:
+        directory = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(directory):
+            raise UsageError(f"{args.save}: the directory does not exist")
+    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay)
     return ""
 
 
@@ -401,9 +524,12 @@ def cmd_play(args: argparse.Namespace) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.",
                 epilog="Documents: docs/RULES.md (the rules as implemented), docs/RECORD.md (the trio-record/1 "
                        "format), docs/INTERFACE.md (every command's options, exit status and JSON).")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, fn: Callable[[argparse.Namespace], str], help_: str) -> argparse.ArgumentParser:
@@ -428,7 +554,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
-                    help="also list every possible placement (python-constraint), if at most N fit")
+                    help="also list the possible placements (python-constraint): all of them if at most N fit, "
+                         "else the first N found")
     sp.add_argument("--swap-budget", type=_nonneg, default=STATE_BUDGET, metavar="STATES",
                     help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
@@ -452,21 +579,35 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
-    sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows")
-    sp.add_argument("file", metavar="FILE")
+    sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
+             "with a directory or several files, one summary per player across the games")
+    sp.add_argument("file", metavar="FILE", nargs="+", help="a record, or a directory of records, or several")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
-    sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart")
+    sp.add_argument("--all", action="store_true", help="also list every reveal (one game)")
+    sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart (one game)")
+    sp.add_argument("--csv", action="store_true", help="print the per-player summary as CSV (a collection)")
+    sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
+                                                     "(a collection)")
+    sp.add_argument("--workers", type=_positive, default=1, help="processes for a collection (default 1)")
+    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+                    help="playouts per candidate reveal when judging by the chance to win the game (default 48; "
+                         "more is steadier and slower)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the playouts (default 0; same seed, same figures)")
+    sp.add_argument("--quick", action="store_true",
+                    help="judge by the chances of the turn only (trio chance + win now): seconds instead of a "
+                         "minute a game, no win-chance curve")
     sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
 
     sp = add("simulate", cmd_simulate, "play many games between bots and rank them")
-    sp.add_argument("--players", type=int, required=True, choices=(3, 4, 5, 6))
-    sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
-    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
-    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert)")
+    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
+    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players; partners sit opposite)")
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert; "
+                                   "default solver then memory)")
     sp.add_argument("--budget", type=_positive, default=None, metavar="K",
                     help="the expert bot's playouts per decision (default %d)" % _DEFAULT_BUDGET)
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
-    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--seed", type=int, default=0, help="default 0")
     add_backend_options(sp)
     sp.add_argument("--results", metavar="FILE",
                     help="append every finished game to FILE as a JSON line; run the same command again to "
@@ -475,13 +616,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("play", cmd_play, "play a game at the terminal against bots")
-    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))
-    sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
-    sp.add_argument("--teams", action="store_true")
+    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
+    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
     sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
-    sp.add_argument("--seed", type=int, default=None)
-    sp.add_argument("--save", metavar="FILE", help="save the finished game as a record")
+    sp.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a random one, printed)")
+    sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
+    sp.add_argument("--delay", type=_seconds, default=None,
+                    help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
     return p
 
 

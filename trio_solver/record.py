@@ -21,15 +21,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ._json import fail, is_int, is_text, json_object, key_text, kind, strict_loads
 from .engine import Deal, Game, _read_cards
 from .errors import RecordError, RulesError
+from .files import write_text
 from .events import MAX_EVENTS, Event, Swap, Turn, event_to_json, read_events, where
 from .replay import Outcome
 from .reveal import Revealed
@@ -198,7 +197,7 @@ class Record:
         """Write the record atomically: the file is complete or untouched (mode as the umask allows)."""
         if not isinstance(path, (str, os.PathLike)):
             raise RecordError("path", f"expected a file name, got {type(path).__name__}")
-        write_atomic(path, self.dumps(indent=None) + "\n")
+        write_text(path, self.dumps(indent=None) + "\n")
 
     # -- replay ---------------------------------------------------------------------
     @property
@@ -287,36 +286,6 @@ class Record:
         """The seat that won, if the game ended."""
         final = self._final if self._final is not None else self.view(None)
         return final.winner
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` atomically (complete or untouched; no temporary file survives),
-    with the permissions a new file gets under the umask. Raises :class:`RecordError` in one line."""
-    target = Path(path)
-    if target.is_dir():
-        raise RecordError(str(path), "is a directory")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise RecordError(str(path), f"no such folder: {parent}")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=parent)
-    except OSError as e:
-        raise RecordError(str(path), f"cannot write: {e.strerror or e}") from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise RecordError(str(path), f"cannot write: {e.strerror or e}") from None
-        raise
 
 
 def _read_viewer(raw: Any, rules: Rules) -> Viewer:

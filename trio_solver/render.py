@@ -13,10 +13,9 @@ from typing import Any
 
 from .engine import Game
 from .events import Swap, Turn
-from .search import Advice
 from .view import PlayerView
 
-__all__ = ["Frame", "frame", "render_frame", "describe_event", "seat_name", "advice_text"]
+__all__ = ["Frame", "frame", "render_frame", "describe_event", "seat_name"]
 
 Frame = dict[str, Any]
 
@@ -91,7 +90,7 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None) -> str:
     for h in fr["hands"]:
         who = seat_name(h["seat"], names).ljust(width)
         if h["cards"] is not None:
-            cards = "[" + " ".join(str(c) for c in h["cards"]) + "]" if h["cards"] else "[]"
+            cards = "[" + " ".join("?" if c is None else str(c) for c in h["cards"]) + "]" if h["cards"] else "[]"
         else:
             cards = ("[" + " ".join("?" for _ in range(h["size"])) + "]") if h["size"] else "[]"
         trios = fr["trios"][h["seat"]]
@@ -111,35 +110,4 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None) -> str:
         lines.append("  face up " + " ".join(face_up))
     if fr["swap_open"]:
         lines.append("  swap moment for " + ", ".join(str(t) for t in fr["swap_open"]))
-    return "\n".join(lines)
-
-
-def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int | None = None) -> str:
-    """The advisor's table for people (with the chance to win the game when advised for it)."""
-    head = f"Advice for {seat_name(advice.seat, names)}, objective {advice.objective}"
-    if advice.turn:
-        head += f" (face up: {' '.join(advice.turn)})"
-    if advice.approximate:
-        head += "  [approximate: secret swaps]"
-    game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
-    extra = f" {'p_game':>7} {'±':>6}" if game else ""
-    lines = [head, f"  {'reveal':<7} {'p_trio':>7} {'p_win':>7}{extra}  plan (value shown: chance -> next reveals, "
-                   "trio chance)"]
-    rows = advice.evaluations if limit is None else advice.evaluations[:limit]
-    for e in rows:
-        steps = []
-        for st in sorted(e.plan, key=lambda st: -st.probability)[:4]:
-            nxt = " ".join(str(r) for r in st.then) or "-"
-            steps.append(f"{st.value}:{st.probability:.0%}->{nxt} ({st.p_trio:.0%})")
-        more = " ..." if len(e.plan) > 4 else ""
-        cols = f" {e.p_game or 0.0:7.4f} {e.p_game_stderr or 0.0:6.4f}" if game else ""
-        lines.append(f"  {str(e.reveal):<7} {e.p_trio:7.4f} {e.p_win:7.4f}{cols}  {'; '.join(steps)}{more}")
-    if limit is not None and len(advice.evaluations) > limit:
-        lines.append(f"  ... {len(advice.evaluations) - limit} more")
-    b = advice.best
-    if game:
-        lines.append(f"Best: {b.reveal} (p_game {b.p_game or 0.0:.4f} ± {b.p_game_stderr or 0.0:.4f}, "
-                     f"p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
-    else:
-        lines.append(f"Best: {b.reveal} (p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
     return "\n".join(lines)

@@ -44,16 +44,24 @@ def game_seed(seed: int, index: int, stream: int = 0) -> int:
 
 def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_player: int | None = None,
               on_reveal: Callable[[Game], None] | None = None,
-              on_decision: Callable[[Game], None] | None = None) -> Game:
+              on_decision: Callable[[Game], None] | None = None,
+              on_start: Callable[[Game], None] | None = None,
+              on_swap: Callable[[Game, int, int, int | None, int | None], None] | None = None) -> Game:
     """Deal from ``rng`` and let ``bots`` (one per seat) play the game to its end.
 
     Bots see only their own views. At a swap moment each partner picks a card
-    (``choose_swap``); the team swaps when both did. ``on_decision`` sees the game
-    just before each reveal is chosen, ``on_reveal`` just after it is made.
+    (``choose_swap``); the team swaps when both did. ``on_start`` sees the game
+    once dealt (a caller that may be interrupted keeps it), ``on_swap(game, a, b,
+    card_a, card_b)`` each swap moment after the partners chose (``None``: no
+    swap), ``on_decision`` the game just before each reveal is chosen,
+    ``on_reveal`` just after it is made. An exception raised by a bot or a hook
+    ends the game where it stands and propagates.
     """
     if len(bots) != rules.players:
         raise ViewError(f"{len(bots)} bots for {rules.players} players")
     game = Game.deal(rules, rng=rng, first_player=first_player)
+    if on_start is not None:
+        on_start(game)
     reveals = 0
     while not game.over:
         for a, b in game.swap_moment():
@@ -61,6 +69,8 @@ def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_pl
             vb = bots[b].choose_swap(game.view(b))
             if va is not None and vb is not None:
                 game.swap(a, b, va, vb)
+            if on_swap is not None:
+                on_swap(game, a, b, va, vb)
         seat = game.to_move
         if on_decision is not None:
             on_decision(game)
@@ -228,6 +238,10 @@ class Tournament:
                 out[name] += self._totals.team_wins[team]
         return out
 
+    def team_wins(self) -> list[tuple[tuple[int, ...], int]]:
+        """Team play: each team (its seats) with the games it won; every game counts once."""
+        return [(tuple(seats), self._totals.team_wins[t]) for t, seats in enumerate(self.rules.teams_of_seats)]
+
     def to_json(self) -> dict[str, Any]:
         n = self.games
         per_seat = []
@@ -245,6 +259,10 @@ class Tournament:
             "bots": list(self.bots),
             "wins": self.bot_wins(),
             "per_seat": per_seat,
+            **({"team_wins": [{"seats": list(t), "bots": [self.bots[x] for x in t], "wins": w,
+                               "win_rate": w / n if n else 0.0,
+                               "ci95": [round(v, 4) for v in wilson(w, n)]} for t, w in self.team_wins()]}
+               if self.rules.teams else {}),
             "avg_turns": self._totals.turns / n if n else 0.0,
             "games_per_second": played / self.seconds if self.seconds > 0 else 0.0,
         }

@@ -19,6 +19,7 @@ from .record import Record
 from .rules import VALUES
 from .events import Swap, Turn
 from .view import PlayerView
+from .words import plural
 
 __all__ = ["Summary", "check_record", "explain_contradiction"]
 
@@ -44,7 +45,7 @@ class Summary:
         state = f"seat {self.winner} won" if self.winner is not None else (
             f"seat {self.to_move} to move" + (" (turn in progress)" if self.in_progress else ""))
         kind = "full deal" if self.has_deal else "viewer record"
-        return f"valid: {setting}; {self.events} events, {taken} trios; {state} [{kind}]"
+        return f"valid: {setting}; {plural(self.events, 'event')}, {plural(taken, 'trio')}; {state} [{kind}]"
 
     def to_json(self) -> dict[str, Any]:
         return {

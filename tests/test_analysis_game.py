@@ -1,0 +1,137 @@
+"""Analysis judged by the chance to win the game: the figures are the evaluate API's, a winning trio
+is never a mistake, labels need the loss to stand out of its noise, and the curve of win chances."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from trio_solver import Turn
+from trio_solver.analysis import GAME_THRESHOLDS, analyse, label_for
+from trio_solver.bots import make_bot
+from trio_solver.engine import Game
+from trio_solver.evaluate import advise_game
+from trio_solver.record import Record
+from trio_solver.reveal import Reveal
+from trio_solver.rules import Mode, Rules
+from trio_solver.simulate import play_game
+
+SAMPLES = 6
+
+
+def _bot_game(rules: Rules, seed: int) -> Record:
+    bots = [make_bot(k, random.Random(seed * 10 + s)) for s, k in enumerate(["memory", "random", "solver",
+                                                                              "memory"][:rules.players])]
+    game = play_game(rules, bots, rng=random.Random(seed))
+    return Record.loads(Record.from_game(game, names=["Ann", "Ben", "Cat", "Dan"][:rules.players]).dumps())
+
+
+@pytest.fixture(scope="module")
+def short_game() -> tuple[Record, object]:
+    record = _bot_game(Rules(3, Mode.PICANTE), 4)
+    return record, analyse(record, samples=SAMPLES, seed=3)
+
+
+def test_game_figures_are_the_evaluate_apis(short_game: tuple[Record, object]) -> None:
+    record, a = short_game
+    assert a.judged_by == "game" and a.samples == SAMPLES  # type: ignore[attr-defined]
+    game = Game(record.rules, record.deal, record.first_player)  # type: ignore[arg-type]
+    decisions = iter(a.decisions)  # type: ignore[attr-defined]
+    index = 0
+    checked = 0
+    for e in record.events:
+        assert isinstance(e, Turn)
+        for r in e.reveals:
+            d = next(decisions)
+            if d.scored and checked < 6:
+                view = game.view(e.seat)
+                adv = advise_game(view, samples=SAMPLES, seed=3 * 1_000_003 + index)
+                by = {x.reveal: x for x in adv.evaluations}
+                assert d.p_game_played == pytest.approx(by[r.reveal].p_game, abs=1e-12)
+                assert d.p_game_best == pytest.approx(max(x.p_game or 0.0 for x in adv.evaluations), abs=1e-12)
+                assert d.best == adv.best.reveal
+                assert d.loss == pytest.approx(max(0.0, d.p_game_best - d.p_game_played), abs=1e-12)
+                se = 0.0 if d.best == r.reveal else math.hypot(by[d.best].p_game_stderr or 0.0,
+                                                                by[r.reveal].p_game_stderr or 0.0)
+                assert d.loss_stderr == pytest.approx(se, abs=1e-12)
+                checked += 1
+            if not d.scored:
+                assert d.p_game_played is None and d.label is None
+            index += 1
+            game.reveal(r.reveal)
+    assert checked > 0
+
+
+def test_labels_need_the_loss_to_stand_out(short_game: tuple[Record, object]) -> None:
+    _, a = short_game
+    for d in a.decisions:  # type: ignore[attr-defined]
+        if d.label is not None:
+            assert d.label == label_for(d.loss, GAME_THRESHOLDS)
+            assert d.loss_stderr is not None and d.loss >= 2 * d.loss_stderr - 1e-12
+        elif d.scored and d.loss_stderr is not None and d.loss >= 2 * d.loss_stderr:
+            assert d.loss < GAME_THRESHOLDS[-1][0]
+        # the turn-level figures stay as columns
+        assert d.turn_loss >= 0.0 and d.best_turn is not None
+
+
+def test_curve_after_every_turn(short_game: tuple[Record, object]) -> None:
+    record, a = short_game
+    curve = a.curve  # type: ignore[attr-defined]
+    turns = sum(1 for e in record.events if isinstance(e, Turn))
+    assert [c.turns for c in curve] == list(range(turns + 1))
+    for c in curve:
+        assert sum(c.win_chance) == pytest.approx(1.0, abs=1e-9)
+        assert c.position is not None and c.position["to_move"] is not None
+    assert record.winner is not None
+    assert curve[-1].win_chance[record.winner] == 1.0 and curve[-1].stderr == (0.0, 0.0, 0.0)
+    # where each point sits: after all decisions of the turns before it
+    for c in curve:
+        assert c.decisions == sum(1 for d in a.decisions if d.turn <= c.turns)  # type: ignore[attr-defined]
+
+
+def test_same_seed_same_analysis() -> None:
+    record = _bot_game(Rules(3), 1)
+    one = json.dumps(analyse(record, samples=3, seed=5).to_json())
+    assert one == json.dumps(analyse(record, samples=3, seed=5).to_json())
+
+
+def test_a_winning_trio_of_sevens_is_never_a_mistake() -> None:
+    # Picante: seat 0 holds the three 7s at its low end; l0 l0 l0 takes them and wins at once
+    hands = [[7, 7, 7, 8, 9, 10, 11, 12, 12], [1, 1, 1, 2, 2, 2, 3, 3, 3], [4, 4, 4, 5, 5, 5, 6, 6, 6]]
+    centre = [8, 8, 9, 9, 10, 10, 11, 11, 12]
+    game = Game.from_deal(Rules(3, Mode.PICANTE), hands, centre, first_player=0)
+    for _ in range(3):
+        game.reveal(Reveal.lowest(0))
+    assert game.winner == 0
+    a = analyse(Record.loads(Record.from_game(game, names=["Ann", "Ben", "Cat"]).dumps()), samples=8)
+    assert len(a.decisions) == 3
+    for d in a.decisions:
+        assert d.label is None and d.loss == 0.0
+        assert d.p_game_played in (None, 1.0)
+    assert a.seats[0].blunders == a.seats[0].mistakes == a.seats[0].inaccuracies == 0
+    assert "Ann wins" in a.result()
+    trio = [m for m in a.moments if m.kind == "trio"]
+    assert len(trio) == 1 and "wins the game" in trio[0].text and "luck" not in trio[0].text
+
+
+def test_bad_samples_are_refused() -> None:
+    from trio_solver.errors import ViewError
+
+    record = _bot_game(Rules(3), 2)
+    for bad in (-1, 10**9, True, 1.5):
+        with pytest.raises(ViewError):
+            analyse(record, samples=bad)  # type: ignore[arg-type]
+
+
+def test_progress_counts_every_position() -> None:
+    record = _bot_game(Rules(3), 2)
+    calls: list[tuple[int, int]] = []
+    a = analyse(record, lambda d, t: calls.append((d, t)), samples=2)
+    total = len(a.decisions) + len(a.curve)
+    assert calls == [(k, total) for k in range(1, total + 1)]
+    calls.clear()
+    quick = analyse(record, lambda d, t: calls.append((d, t)), samples=0)
+    assert calls == [(k, len(quick.decisions)) for k in range(1, len(quick.decisions) + 1)] and not quick.curve

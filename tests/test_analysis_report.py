@@ -1,0 +1,176 @@
+"""What the analysis tells a player: the header, the per-player summary, the key moments, the full
+table on request, real choices only, team wins, luck told apart from skill."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from trio_solver.analysis import ONLY_OPTION, analyse, player_names
+from trio_solver.analysis_html import embed_json
+from trio_solver.bots import make_bot
+from trio_solver.cli import main
+from trio_solver.engine import Game
+from trio_solver.record import Record
+from trio_solver.reveal import Reveal
+from trio_solver.rules import Mode, Rules
+from trio_solver.search import advise
+from trio_solver.simulate import play_game
+from trio_solver import Turn
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "full_deal_4p.json"
+
+
+@pytest.fixture(scope="module")
+def example() -> tuple[Record, object]:
+    record = Record.load(EXAMPLE)
+    return record, analyse(record, samples=0)  # judged by the turn: exact figures
+
+
+def test_header_names_mode_and_winner_by_name(example: tuple[Record, object]) -> None:
+    record, a = example
+    text = a.text()  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    assert record.names is not None and record.winner is not None
+    assert lines[0] == "Players: " + ", ".join(record.names)
+    assert lines[1] == "Game: 4 players, simple"
+    turns = sum(1 for e in record.events if isinstance(e, Turn))
+    assert lines[2].startswith(f"Result: {record.names[record.winner]} wins with the trios of ")
+    assert lines[2].endswith(f"after {turns} turns")
+    assert lines[3].startswith("Judged by: the chances of this turn")
+    # the per-player summary comes before the key moments, and by name, never 'seat N'
+    assert text.index("Per player") < text.index("Key moments")
+    assert "seat " not in text.split("Key moments")[0].split("Per player")[1]
+    # no full table unless asked
+    assert "Every reveal" not in text and "--all" in text
+
+
+def test_full_table_has_headings_names_and_reveal_numbers(example: tuple[Record, object]) -> None:
+    record, a = example
+    text = a.text(all_decisions=True)  # type: ignore[attr-defined]
+    table = text.split("Every reveal:")[1].strip().splitlines()
+    heading = next(i for i, line in enumerate(table) if line.split()[:2] == ["turn", "reveal"])
+    assert {"player", "played", "best", "trio", "chance", "win", "now", "loss", "label"} <= set(table[heading].split())
+    rows = table[heading + 1:]
+    assert len(rows) == len(a.decisions)  # type: ignore[attr-defined]
+    assert record.names is not None
+    for row, d in zip(rows, a.decisions):  # type: ignore[attr-defined]
+        parts = row.split()
+        assert parts[0] == str(d.turn) and parts[1] == ("1st", "2nd", "3rd")[d.reveal_index]
+        assert parts[2] == record.names[d.seat]
+        assert parts[3] == f"{d.played}={d.shown}" and parts[4] == str(d.best)
+    # (turn, reveal) never repeats
+    keys = [(d.turn, d.reveal_index) for d in a.decisions]  # type: ignore[attr-defined]
+    assert len(set(keys)) == len(keys)
+
+
+def test_key_moments_are_few_ordered_and_the_largest(example: tuple[Record, object]) -> None:
+    _, a = example
+    moments = a.moments  # type: ignore[attr-defined]
+    decisions = a.decisions  # type: ignore[attr-defined]
+    told = [m for m in moments if m.kind == "decision"]
+    assert 0 < len(told) <= 5
+    labelled = sorted((d.loss for d in decisions if d.label), reverse=True)
+    assert sorted((decisions[m.decision].loss for m in told), reverse=True) == labelled[:len(told)]
+    order = [(m.event, m.reveal_index) for m in moments]
+    assert order == sorted(order)
+    for m in told:  # each says what was played, what was better and why, in chances
+        d = decisions[m.decision]
+        assert f"played {d.played} (showed {d.shown}), better {d.best}" in m.text
+        assert "chance of a trio" in m.text or "certain" in m.text
+    # trios told: the winning one, and those that came from a poor decision, called luck
+    for m in moments:
+        if m.kind != "trio":
+            continue
+        poor = [d for d in decisions if d.event == m.event and d.label and d.p_trio_played < 1 - 1e-9]
+        assert ("luck" in m.text) == bool(poor)
+        assert poor or "wins the game" in m.text
+    assert any("wins the game" in m.text for m in moments)
+    # a trio is told after the decisions of its own turn
+    for m in moments:
+        if m.kind == "trio":
+            assert all(x.reveal_index < m.reveal_index for x in moments if x.event == m.event and x is not m)
+
+
+def test_only_real_choices_are_scored(example: tuple[Record, object]) -> None:
+    record, a = example
+    game = Game(record.rules, record.deal, record.first_player)  # type: ignore[arg-type]
+    decisions = iter(a.decisions)  # type: ignore[attr-defined]
+    checked = 0
+    for e in record.events:
+        assert isinstance(e, Turn)
+        for r in e.reveals:
+            d = next(decisions)
+            adv = advise(game.view(e.seat))
+            values = sorted((x.p_trio + x.p_win for x in adv.evaluations), reverse=True)
+            nothing_to_choose = values[0] - values[-1] < 1e-9
+            others = [x.p_trio + x.p_win for x in adv.evaluations if x.reveal != r.reveal]
+            only = d.loss == 0 and max(others) <= values[0] - ONLY_OPTION + 1e-12
+            assert d.scored == (not nothing_to_choose and not only)
+            if not d.scored:
+                assert d.label is None
+            checked += 1
+            game.reveal(r.reveal)
+    assert checked == len(a.decisions)  # type: ignore[attr-defined]
+    assert any(not d.scored for d in a.decisions)  # type: ignore[attr-defined]
+    for s in a.seats:  # type: ignore[attr-defined]
+        assert s.decisions == sum(1 for d in a.decisions if d.seat == s.seat and d.scored)  # type: ignore[attr-defined]
+
+
+def test_a_seat_without_choices_has_no_accuracy() -> None:
+    # seat 2 never moves: no decision, so no accuracy (not "100%")
+    hands = [[1, 1, 1, 2, 3, 4, 5, 6, 12], [2, 2, 3, 3, 4, 4, 5, 5, 12], [6, 6, 7, 7, 7, 8, 8, 8, 9]]
+    game = Game.from_deal(Rules(3), hands, [9, 9, 10, 10, 10, 11, 11, 11, 12], first_player=0)
+    for r in ("h0", "l1"):
+        game.reveal(Reveal.from_str(r))
+    a = analyse(Record.loads(Record.from_game(game, names=["Ann", "Ben", "Cat"]).dumps()), samples=0)
+    cat = a.seats[2]
+    assert (cat.name, cat.decisions, cat.accuracy, cat.average_loss) == ("Cat", 0, None, None)
+    row = next(line for line in a.text().splitlines() if line.strip().startswith("Cat"))
+    assert row.split()[1:4] == ["0", "-", "-"] and "100%" not in row
+    assert json.loads(json.dumps(a.to_json()))["seats"][2]["accuracy"] is None
+
+
+def test_team_win_is_credited_to_the_team() -> None:
+    rules = Rules(4, Mode.SIMPLE, teams=True)
+    bots = [make_bot("memory", random.Random(s)) for s in range(4)]
+    game = play_game(rules, bots, rng=random.Random(5))
+    assert game.winner is not None
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    a = analyse(Record.loads(Record.from_game(game, names=names).dumps()), samples=0)
+    team = next(t for t in rules.teams_of_seats if game.winner in t)
+    assert a.winners == team
+    assert [s.won for s in a.seats] == [s in team for s in range(4)]
+    result = a.result()
+    assert result.startswith(f"team {names[team[0]]} & {names[team[1]]} wins")
+    assert f"{names[game.winner]} took the last trio" in result
+    assert "teams Ann & Cat vs Ben & Dan" in a.header()
+
+
+def test_duplicate_names_are_told_apart() -> None:
+    game = Game.deal(Rules(3), seed=1)
+    rec = Record.loads(Record.from_game(game, names=["bot", "bot", "Eve"]).dumps())
+    assert player_names(rec) == ("bot (seat 0)", "bot (seat 1)", "Eve")
+    assert player_names(Record.loads(Record.from_game(game).dumps())) == ("seat 0", "seat 1", "seat 2")
+
+
+def test_embedded_json_cannot_close_the_script() -> None:
+    data = {"name": "</script><script>alert(1)</script> & \u2028", "n": [1, 2.5, None]}
+    text = embed_json(data)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == data
+
+
+def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(EXAMPLE), "--all", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "Every reveal:" in out and "Trio chance:" in out and "win game" not in out
+    assert main(["analyse", str(EXAMPLE), "--samples", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Every reveal:" not in out
+    assert "Judged by: the loss in the mover's chance to win the game (3 playouts per reveal, seed 2)" in out
+    assert main(["analyse", str(EXAMPLE), "--quick", "--samples", "3"]) == 2

@@ -1,0 +1,107 @@
+"""Analysis of many games: totals per player name, the same with any number of workers, CSV/JSON,
+per-game reports, bad files listed and left out."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import stat
+from pathlib import Path
+
+import pytest
+
+from trio_solver.analysis import analyse
+from trio_solver.bots import make_bot
+from trio_solver.cli import main
+from trio_solver.collection import analyse_files, map_local, record_paths
+from trio_solver.record import Record
+from trio_solver.rules import Rules
+from trio_solver.simulate import play_game
+
+NAMES = ["Ann", "Ben", "Cat"]
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four 3-player games; the players sit in different seats from game to game."""
+    d = tmp_path_factory.mktemp("games")
+    for i in range(4):
+        bots = [make_bot(k, random.Random(i * 7 + s)) for s, k in enumerate(["memory", "random", "memory"])]
+        game = play_game(Rules(3), bots, rng=random.Random(100 + i), first_player=i % 3)
+        names = NAMES[i % 3:] + NAMES[:i % 3]
+        Record.from_game(game, names=names).save(d / f"g{i}.json")
+    (d / "notes.txt").write_text("not a record")
+    return d
+
+
+def test_map_local_keeps_order() -> None:
+    items = list(range(7))
+    assert list(map_local(_square, items, 1)) == list(map_local(_square, items, 2)) == [x * x for x in items]
+
+
+def test_totals_per_name_are_the_sums_of_the_games(games: Path) -> None:
+    paths = record_paths([str(games)])
+    assert [os.path.basename(p) for p in paths] == ["g0.json", "g1.json", "g2.json", "g3.json"]
+    seen: list[tuple[int, int]] = []
+    c = analyse_files(paths, samples=0, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(k, 4) for k in range(1, 5)]
+    singles = [analyse(Record.load(p), samples=0) for p in paths]
+    totals = {t.name: t for t in c.players()}
+    assert set(totals) == set(NAMES)
+    for name in NAMES:
+        t = totals[name]
+        mine = [(a, a.players.index(name)) for a in singles]
+        assert t.games == 4
+        assert t.wins == sum(1 for a, s in mine if a.winner == s)
+        assert t.decisions == sum(a.seats[s].decisions for a, s in mine)
+        assert t.blunders == sum(a.seats[s].blunders for a, s in mine)
+        assert t.mistakes == sum(a.seats[s].mistakes for a, s in mine)
+        assert t.inaccuracies == sum(a.seats[s].inaccuracies for a, s in mine)
+        loss = sum(d.loss for a, s in mine for d in a.decisions if d.seat == s and d.scored)
+        assert t.average_loss == pytest.approx(loss / t.decisions)
+    assert sum(t.wins for t in c.players()) == 4  # one winner a game
+
+
+def test_workers_give_the_same_results(games: Path) -> None:
+    paths = record_paths([str(games)])
+    one = analyse_files(paths, samples=2, seed=1, workers=1)
+    two = analyse_files(paths, samples=2, seed=1, workers=2)
+    assert json.dumps(one.to_json()) == json.dumps(two.to_json())
+    assert [t.to_json() for t in one.players()] == [t.to_json() for t in two.players()]
+
+
+def test_cli_collection_csv_json_reports_and_bad_files(games: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "trio-record/1"')
+    assert main(["analyse", str(games), str(bad), "--quick", "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {r["name"] for r in rows} == set(NAMES) and all(r["games"] == "4" for r in rows)
+    assert main(["analyse", str(games), str(bad), "--quick", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and len(data["files"]) == 5
+    broken = [f for f in data["files"] if f["error"]]
+    assert [os.path.basename(f["path"]) for f in broken] == ["broken.json"]
+    out_dir = tmp_path / "reports"
+    out_dir.mkdir()
+    assert main(["analyse", str(games), "--quick", "--reports", str(out_dir)]) == 0
+    text = capsys.readouterr().out
+    assert "4 games analysed" in text and "Ann" in text and "accuracy" in text
+    made = sorted(p.name for p in out_dir.iterdir())
+    assert made == sorted(f"g{i}.{ext}" for i in range(4) for ext in ("txt", "html"))
+    mode = stat.S_IMODE(os.stat(out_dir / "g0.html").st_mode)
+    assert mode & 0o044 == 0o044  # readable by others: reports are for sharing
+    # one file is one game; --csv needs a collection; a directory of nothing is an error
+    assert main(["analyse", str(games / "g0.json"), "--quick", "--csv"]) == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["analyse", str(empty), "--quick"]) == 2
+    err = capsys.readouterr().err
+    assert "no .json record files" in err and "Traceback" not in err

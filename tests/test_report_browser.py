@@ -1,0 +1,117 @@
+"""The HTML report in a real browser (Debian's chromium through Playwright): the embedded data
+parses to exactly the --json output, the chart has its axes, turn ticks and trio markers, every
+point shows its position when clicked, and the page fits a phone's width."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from trio_solver.analysis import analyse
+from trio_solver.cli import main
+from trio_solver.record import Record
+
+ROOT = Path(__file__).resolve().parent.parent
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield b
+        b.close()
+
+
+def _tricky_record(tmp_path: Path) -> Path:
+    """The 4-player example with names that HTML and JSON must both carry through unchanged."""
+    data = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))
+    data["names"] = ["Alice </script>", "Bob & \"Co\"", "Chloé <b>", "Dan\u2028"]
+    path = tmp_path / "tricky.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _tricky_record(tmp_path)
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(path), "--html", str(out), "--samples", "6"]) == 0
+    assert main(["analyse", str(path), "--json", "--samples", "6"]) == 0
+    expected = json.loads(capsys.readouterr().out.splitlines()[-1])
+    record = Record.load(path)
+    a = analyse(record, samples=6)
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(out.as_uri())
+    # the data the page's script reads is exactly the --json output
+    parsed = page.evaluate("JSON.parse(document.getElementById('analysis').textContent)")
+    assert parsed == expected
+    assert errors == []
+    # names, as text, in the header, the players table and the legend
+    header = page.locator("#header").inner_text()
+    for name in record.names or ():
+        assert name.strip() in header
+        assert name.strip() in page.locator("#players").inner_text()
+    assert "Result:" in header and "wins" in header
+    # the chart: axis titles, one tick line per turn, a marker per trio, a point per reveal
+    svg = page.locator("#chart")
+    assert "chance to win the game" in svg.inner_html() and "turn (each point is one reveal)" in svg.inner_html()
+    # one line per player: the chance to win after every turn, each point clickable
+    assert page.locator("#chart .seatline").count() == 4
+    assert page.locator("#chart .cp").count() == len(a.curve) == a.turns + 1
+    page.locator("#chart .cp").nth(5).locator(".cphit").first.click()
+    text = page.locator("#position").inner_text()
+    assert "After turn 5 - the table as a spectator sees it" in text
+    for s in range(4):
+        assert f"{a.players[s].strip()} {round(a.curve[5].win_chance[s] * 100)}%" in text.replace("\u2028", "")
+    assert page.locator("#chart .turnline").count() == len({d.turn for d in a.decisions})
+    assert page.locator("#chart .trio").count() == len(a.trios) > 0
+    assert page.locator("#chart .pt").count() == len(a.decisions)
+    # every point is clickable and shows the position as the mover saw it, the move and the best move
+    for i in range(0, len(a.decisions), 7):
+        d = a.decisions[i]
+        page.locator("#chart .pt").nth(i).click()
+        text = page.locator("#position").inner_text()
+        assert f"Turn {d.turn}, {a.players[d.seat]}" in text
+        assert f"Played {d.played} (showed {d.shown})" in text and f"Best: {d.best}" in text
+        if d.p_game_played is not None:
+            assert f"chance to win the game {round(d.p_game_played * 100)}%" in text
+        own = d.position["hands"][d.seat]["cards"] if d.position else None
+        assert own is not None and "[" + " ".join(map(str, own)) + "]" in text
+        assert page.locator("#chart .pt.sel").count() == 1
+    # a key moment and a table row are clickable too
+    first = next(m for m in a.moments if m.decision is not None)
+    page.locator("ul.moments a").first.click()
+    assert f"Turn {a.decisions[first.decision].turn}," in page.locator("#position").inner_text()  # type: ignore[index]
+    page.locator("#decisions tr.pick").nth(3).click()
+    assert f"Turn {a.decisions[3].turn}, " in page.locator("#position").inner_text()
+    # the labels are explained on the page
+    labels = page.locator("dl.labels").inner_text()
+    for word in ("inaccuracy", "mistake", "blunder", "accuracy", "trio chance"):
+        assert word in labels
+    page.screenshot(path=str(tmp_path / "desktop.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out), "--quick"]) == 0
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(out.as_uri())
+    # the page itself never scrolls sideways; wide parts (chart, tables) scroll inside their boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#chart").bounding_box()
+    assert box is not None and box["width"] >= 300
+    page.locator("#chart .pt").nth(5).click()
+    assert "Played" in page.locator("#verdict").inner_text()
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+    page.close()

@@ -1,0 +1,57 @@
+"""Writing files whole: complete or untouched, with the permissions of an ordinary new file.
+
+:func:`write_text` writes to a temporary file beside the target and renames it
+over the target, so a reader never sees half a file. The temporary file is
+created private (mode 0600) by :func:`tempfile.mkstemp`; before the rename it
+gets the mode an ordinary ``open(path, "w")`` would give (0666 less the
+process's umask), so saved games, simulation records and reports can be shared.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import RecordError
+
+__all__ = ["write_text", "new_file_mode"]
+
+
+def new_file_mode() -> int:
+    """The mode ``open(path, "w")`` gives a new file: 0666 less the umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically, with an ordinary file's mode.
+
+    Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when the
+    path is a directory, its folder is missing, or the file cannot be written (read-only
+    folder, full disk); no temporary file survives any outcome.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise RecordError(str(path), "is a directory")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise RecordError(str(path), f"no such folder: {parent}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=parent)
+    except OSError as e:
+        raise RecordError(str(path), f"cannot write: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, new_file_mode())
+        os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise RecordError(str(path), f"cannot write: {e.strerror or e}") from None
+        raise
