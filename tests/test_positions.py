@@ -259,12 +259,17 @@ PACKAGE = Path(trio_solver.__file__).parent
 
 
 def _imports() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports (at any depth of the file)."""
+    """Module -> the package's modules it imports when it runs (at any depth of the file)."""
     out: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(block.test) for n in ast.walk(block)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue  # imports for type annotations only never run
             if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
                 deps.add(node.module.split(".")[0])
             elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trio_solver."):
