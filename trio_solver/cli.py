@@ -21,7 +21,7 @@ from .facts import STATE_BUDGET
 __all__ = ["main"]
 
 PROG = "trio-solver"
-COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play")
+COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play", "engine", "serve")
 
 
 class UsageError(Exception):
@@ -52,6 +52,12 @@ def _nonneg(text: str) -> int:
     return int(text)
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
+    return int(text)
+
+
 def _load(path: str) -> Any:
     from .record import Record
 
@@ -76,33 +82,14 @@ def cmd_validate(args: argparse.Namespace) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-    from .render import describe_event, frame, render_frame
+    from .protocol import replay_json
+    from .render import render_frame
 
     record = _load(args.file)
-    seat = args.seat
-    if seat == "default":
-        seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
-    if seat == "all" and record.deal is None:
-        raise RecordError("--seat", "'all' needs a record with the whole deal")
-    last = len(record.events) if args.after is None else args.after
-    if not 0 <= last <= len(record.events):
-        raise RecordError("--after", f"expected 0 to {len(record.events)} events, got {last}")
-    if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
-        record.view(seat)  # raises: this record does not know that seat's hand
-    # the events as the chosen view saw them: other teams' swap values stay secret
-    shown = record.events if seat == "all" else record.view(seat).events
-    frames = []
-    for k, state in enumerate(record.states()[: last + 1]):
-        fr = frame(state, seat)
-        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        frames.append((k, label, fr))
+    data = replay_json(record, args.seat, args.after)
     if args.json:
-        return json.dumps({
-            "seat": seat,
-            "frames": [{"after": k, "event": None if k == 0 else k - 1, "description": label, **fr}
-                       for k, label, fr in frames],
-        })
+        return json.dumps(data)
+    frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
     out = []
     for k, label, fr in frames:
         head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
@@ -118,18 +105,11 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
-    from .beliefs import Beliefs
     from .errors import RecordError
+    from .protocol import beliefs_of
 
     record = _load(args.file)
-    if args.seat == "all":
-        raise RecordError("--seat", "beliefs are for one seat or 'none' (a spectator)")
-    view = record.view(args.seat, args.after)
-    beliefs = Beliefs(view, swap_budget=args.swap_budget)
-    if not beliefs.consistent:
-        from .validate import explain_contradiction
-
-        raise explain_contradiction(record)
+    beliefs = beliefs_of(record, args.seat, args.after, args.swap_budget)
     data = beliefs.to_json(args.after)
     if args.list:
         from . import csp
@@ -187,17 +167,11 @@ def _beliefs_text(data: dict[str, Any]) -> str:
 
 
 def cmd_advise(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-    from .search import advise
+    from .protocol import advise_result
 
     record = _load(args.file)
-    if args.seat == "all" or args.seat is None:
-        raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
-    view = record.view(args.seat, args.after)
-    advice = advise(view, args.objective)
+    advice, data = advise_result(record, args.seat, args.after, args.objective)
     if args.json:
-        data = advice.to_json()
-        data["after"] = len(view.events) if args.after is None else args.after
         return json.dumps(data)
     return advice_text(advice, record.names)
 
@@ -228,12 +202,9 @@ def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | No
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:
-    from .analysis import analyse
-    from .errors import RecordError
+    from .protocol import analysis_of
 
     record = _load(args.file)
-    if not record.known_seats():
-        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -241,7 +212,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
             sys.stderr.write(f"\ranalysing decision {done}/{total}")
             sys.stderr.flush()
 
-    result = analyse(record, progress)
+    result = analysis_of(record, progress)
     if show:
         sys.stderr.write("\n")
     if args.html:
@@ -312,6 +283,23 @@ def cmd_play(args: argparse.Namespace) -> str:
     return ""
 
 
+def cmd_engine(args: argparse.Namespace) -> str:
+    from .protocol import run_engine
+
+    run_engine(sys.stdin.buffer, sys.stdout.buffer)
+    return ""
+
+
+def cmd_serve(args: argparse.Namespace) -> str:
+    try:
+        from .service import serve
+    except ImportError as e:
+        raise UsageError(f"the HTTP service needs the serve extra: pip install 'trio-solver[serve]' ({e.name} missing)") from None
+    serve(host=args.host, port=args.port, workers=args.workers, timeout=args.timeout, cors=args.cors,
+          queue=args.queue, log_level=args.log_level)
+    return ""
+
+
 # -- the parser ---------------------------------------------------------------------
 
 
@@ -377,6 +365,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--save", metavar="FILE", help="save the finished game as a record")
+
+    add("engine", cmd_engine, "answer JSON requests, one per line, on standard input (INTERFACE.md)")
+
+    sp = add("serve", cmd_serve, "the HTTP service and the web board (INTERFACE.md)")
+    sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sp.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
+    sp.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                    help="time limit of one request (default 30)")
+    sp.add_argument("--queue", type=_positive, default=64,
+                    help="requests waiting or running at most; more are answered 503 busy (default 64)")
+    sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
+                    help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     return p
 
 
