@@ -11,6 +11,8 @@ the same protocol for a human. Every random choice of a bot goes through the
   accounted for.
 * :class:`SolverBot` — the advisor's exact probabilities, plus the game beyond
   the turn: the mode's goal, and what a failed turn would show the next players.
+* ``expert`` (:class:`trio_solver.expert.ExpertBot`) — plays for the game: playouts
+  to the end over exact posterior samples among the advisor's best reveals.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Protocol, runtime_checkable
 
 from .beliefs import Beliefs
 from .errors import ViewError
+from .expert import ExpertBot
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
 from .search import advise
@@ -350,13 +353,18 @@ def _leak(view: PlayerView, reveal: Reveal, e: object, beliefs: Beliefs) -> floa
     return leak
 
 
-BOT_NAMES = ("random", "memory", "solver")
+BOT_NAMES = ("random", "memory", "solver", "expert")
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
-    """A bot by name (``random``, ``memory``, ``solver``)."""
+def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
+    """A bot by name (``random``, ``memory``, ``solver``, ``expert``).
+
+    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default);
+    the other bots have no budget and ignore it.
+    """
     factories: dict[str, Callable[[random.Random], Bot]] = {
         "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
+        "expert": (lambda r: ExpertBot(r) if budget is None else ExpertBot(r, budget=budget)),
     }
     try:
         return factories[name](rng)

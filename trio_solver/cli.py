@@ -21,7 +21,8 @@ from .facts import STATE_BUDGET
 __all__ = ["main"]
 
 PROG = "trio-solver"
-COMMANDS = ("validate", "replay", "beliefs", "advise", "analyse", "simulate", "play", "engine", "serve")
+COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play", "engine",
+            "serve")
 
 
 class UsageError(Exception):
@@ -54,8 +55,14 @@ def _nonneg(text: str) -> int:
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
     return int(text)
+
+
+# defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
+_DEFAULT_EVALUATE = 400
+_DEFAULT_ADVISE = 200
+_DEFAULT_BUDGET = 480
 
 
 def _load(path: str) -> Any:
@@ -170,7 +177,8 @@ def cmd_advise(args: argparse.Namespace) -> str:
     from .protocol import advise_result
 
     record = _load(args.file)
-    advice, data = advise_result(record, args.seat, args.after, args.objective)
+    advice, data = advise_result(record, args.seat, args.after, args.objective, samples=args.samples,
+                                 seed=args.seed)
     if args.json:
         return json.dumps(data)
     return advice_text(advice, record.names)
@@ -185,7 +193,10 @@ def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | No
         head += f" (face up: {' '.join(advice.turn)})"
     if advice.approximate:
         head += "  [approximate: secret swaps]"
-    lines = [head, f"  {'reveal':<7} {'p_trio':>7} {'p_win':>7}  plan (value shown: chance -> next reveals, trio chance)"]
+    game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
+    extra = f" {'p_game':>7} {'±':>6}" if game else ""
+    lines = [head, f"  {'reveal':<7} {'p_trio':>7} {'p_win':>7}{extra}  plan (value shown: chance -> next reveals, "
+                   "trio chance)"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
     for e in rows:
         steps = []
@@ -193,11 +204,34 @@ def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | No
             nxt = " ".join(str(r) for r in st.then) or "-"
             steps.append(f"{st.value}:{st.probability:.0%}->{nxt} ({st.p_trio:.0%})")
         more = " ..." if len(e.plan) > 4 else ""
-        lines.append(f"  {str(e.reveal):<7} {e.p_trio:7.4f} {e.p_win:7.4f}  {'; '.join(steps)}{more}")
+        cols = f" {e.p_game or 0.0:7.4f} {e.p_game_stderr or 0.0:6.4f}" if game else ""
+        lines.append(f"  {str(e.reveal):<7} {e.p_trio:7.4f} {e.p_win:7.4f}{cols}  {'; '.join(steps)}{more}")
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")
     b = advice.best
-    lines.append(f"Best: {b.reveal} (p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
+    if game:
+        lines.append(f"Best: {b.reveal} (p_game {b.p_game or 0.0:.4f} ± {b.p_game_stderr or 0.0:.4f}, "
+                     f"p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
+    else:
+        lines.append(f"Best: {b.reveal} (p_trio {b.p_trio:.4f}, p_win {b.p_win:.4f})")
+    return "\n".join(lines)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> str:
+    from .protocol import evaluate_result
+    from .render import seat_name
+
+    record = _load(args.file)
+    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed)
+    after = data["after"]
+    if args.json:
+        return json.dumps(data)
+    who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
+    lines = [f"Chance to win the game, seen by {who} after {after} events "
+             f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
+        mark = "  <- to move" if s == result.to_move else ""
+        lines.append(f"  {seat_name(s, record.names):<12} {p:7.4f} ± {e:.4f}{mark}")
     return "\n".join(lines)
 
 
@@ -248,7 +282,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     if len(bots) != rules.players:
         raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
     t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers, keep_records=bool(args.save),
-                       progress=not args.json)
+                       progress=not args.json, budget=args.budget)
     if args.save:
         save_records(t, args.save)
     data = t.to_json()
@@ -337,7 +371,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--objective", choices=("trio", "win"), default="trio", help="what to maximise (default trio)")
+    sp.add_argument("--objective", choices=("trio", "win", "game"), default="trio",
+                    help="what to maximise (default trio; game: the chance to win the game, by playouts)")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
+                    help="--objective game: posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+    sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
+
+    sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
+                    help="playouts (default %d)" % _DEFAULT_EVALUATE)
+    sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows")
@@ -350,7 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, required=True, choices=(3, 4, 5, 6))
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
-    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver)")
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert)")
+    sp.add_argument("--budget", type=_positive, default=None, metavar="K",
+                    help="the expert bot's playouts per decision (default %d)" % _DEFAULT_BUDGET)
     sp.add_argument("--games", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--workers", type=int, default=1, help="processes (same results as one)")

@@ -16,10 +16,18 @@ import json
 import os
 import random
 from collections.abc import Callable
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 from .errors import RecordError, TrioError
 from .record import MAX_RECORD_BYTES, Record
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .beliefs import Beliefs
+    from .engine import Game
+    from .evaluate import GameEvaluation
+    from .search import Advice
+    from .view import PlayerView
 
 __all__ = [
     "PROTOCOL",
@@ -35,6 +43,7 @@ __all__ = [
     "replay_json",
     "beliefs_of",
     "advise_result",
+    "evaluate_result",
     "analysis_of",
 ]
 
@@ -81,12 +90,12 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     frames = []
     for k, state in enumerate(record.states()[: last + 1]):
         label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, **frame(state, seat)})
+        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, **frame(cast("Game | PlayerView", state), seat)})
     return {"seat": seat, "frames": frames}
 
 
 def beliefs_of(record: Record, seat: int | None | str = "default", after: int | None = None,
-               swap_budget: int | None = None) -> Any:
+               swap_budget: int | None = None) -> Beliefs:
     """The :class:`~trio_solver.beliefs.Beliefs` of ``beliefs``: raises the explained contradiction
     when no deal fits. Its ``to_json(after)`` is the JSON of ``beliefs --json``."""
     from .beliefs import Beliefs
@@ -104,22 +113,44 @@ def beliefs_of(record: Record, seat: int | None | str = "default", after: int | 
 
 
 def advise_result(record: Record, seat: int | None | str = "default", after: int | None = None,
-                  objective: str = "trio") -> tuple[Any, dict[str, Any]]:
-    """The :class:`~trio_solver.search.Advice` for the seat to move and the JSON of ``advise --json``."""
+                  objective: str = "trio", *, samples: int | None = None, seed: int = 0) -> tuple[Advice, dict[str, Any]]:
+    """The :class:`~trio_solver.search.Advice` for the seat to move and the JSON of ``advise --json``.
+
+    ``objective`` is ``trio``, ``win`` or ``game`` (ranked by the chance to win the game, from
+    ``samples`` posterior deals drawn from ``seed``)."""
     from .search import advise
 
     if seat == "all" or seat is None:
         raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
-    if objective not in ("trio", "win"):
-        raise RequestError(f"objective: expected 'trio' or 'win', got {objective!r}")
+    if objective not in ("trio", "win", "game"):
+        raise RequestError(f"objective: expected 'trio', 'win' or 'game', got {objective!r}")
     view = record.view(seat, after)
-    advice = advise(view, objective)  # type: ignore[arg-type]
+    if objective == "game":
+        from .evaluate import DEFAULT_ADVISE_SAMPLES, advise_game
+
+        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed)
+    else:
+        advice = advise(view, objective)  # type: ignore[arg-type]
     data = advice.to_json()
     data["after"] = len(view.events) if after is None else after
     return advice, data
 
 
-def analysis_of(record: Record, progress: Callable[[int, int], None] | None = None) -> Any:
+def evaluate_result(record: Record, seat: int | None | str = "default", after: int | None = None, *,
+                    samples: int | None = None, seed: int = 0) -> tuple[GameEvaluation, dict[str, Any]]:
+    """The :class:`~trio_solver.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``)."""
+    from .evaluate import DEFAULT_SAMPLES, evaluate
+
+    if seat == "all":
+        raise RecordError("--seat", "evaluate is for one seat or 'none' (a spectator)")
+    view = record.view(seat, after)
+    result = evaluate(view, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed)
+    after_n = len(view.events) if after is None else after
+    data: dict[str, Any] = result.to_json(after_n)
+    return result, data
+
+
+def analysis_of(record: Record, progress: Callable[[int, int], None] | None = None) -> Analysis:
     """The :class:`~trio_solver.analysis.Analysis` of ``analyse``; its ``to_json()`` is ``analyse --json``."""
     from .analysis import analyse
 
@@ -299,8 +330,24 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     after = a.int_("after")
     objective = a.str_("objective", "trio")
     assert objective is not None
+    samples = a.int_("samples", minimum=1)
+    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
+    assert seed is not None
     a.done()
-    return advise_result(record, seat, after, objective)[1]
+    if objective != "game" and samples is not None:
+        a.fail("samples", "only for objective 'game'")
+    return advise_result(record, seat, after, objective, samples=samples, seed=seed)[1]
+
+
+def _op_evaluate(a: _Args) -> dict[str, Any]:
+    record = a.record()
+    seat = a.seat()
+    after = a.int_("after")
+    samples = a.int_("samples", minimum=1)
+    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
+    assert seed is not None
+    a.done()
+    return evaluate_result(record, seat, after, samples=samples, seed=seed)[1]
 
 
 def _op_analyse(a: _Args) -> dict[str, Any]:
@@ -408,6 +455,7 @@ OPS: dict[str, Callable[[_Args], dict[str, Any]]] = {
     "state": _op_state,
     "beliefs": _op_beliefs,
     "advise": _op_advise,
+    "evaluate": _op_evaluate,
     "analyse": _op_analyse,
     "new_game": _op_new_game,
     "move": _op_move,

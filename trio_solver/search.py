@@ -38,7 +38,7 @@ from .view import PlayerView
 
 __all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise"]
 
-Objective = Literal["trio", "win"]
+Objective = Literal["trio", "win", "game"]
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -76,12 +76,24 @@ class Evaluation:
     """The value this reveal shows for certain (the mover's own card or a known slot), else ``None``."""
     progress: float
     """Tie-break: chance of a trio weighted by how much that trio serves the mode's goal."""
+    p_game: float | None = None
+    """The mover's chance to win the game after this reveal (set by :func:`trio_solver.evaluate.advise_game`)."""
+    p_game_stderr: float | None = None
+    """The standard error of ``p_game``."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12), "p_win": round(self.p_win, 12)}
+        out: dict[str, Any] = {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12),
+                               "p_win": round(self.p_win, 12)}
+        if self.p_game is not None:
+            out["p_game"] = round(self.p_game, 12)
+            out["p_game_stderr"] = round(self.p_game_stderr or 0.0, 12)
+        return out
 
     def __str__(self) -> str:
-        return f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+        text = f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+        if self.p_game is not None:
+            text += f" p_game={self.p_game:.4f}±{self.p_game_stderr or 0.0:.4f}"
+        return text
 
 
 @dataclass(frozen=True)

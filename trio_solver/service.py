@@ -276,6 +276,8 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
             return _error(503, f"busy: {pool.admitted} requests in progress; try again shortly")
         pool.admitted += 1
         started = time.monotonic()
+        kind: str
+        out: Any
         try:
             if op == "version":  # no computation: answered here
                 try:

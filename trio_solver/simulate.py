@@ -77,9 +77,10 @@ class GameResult:
     record: str | None
 
 
-def _play_one(args: tuple[Rules, tuple[str, ...], int, int, bool]) -> GameResult:
-    rules, names, seed, index, keep = args
-    bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s))) for s, name in enumerate(names)]
+def _play_one(args: tuple[Rules, tuple[str, ...], int, int, bool, int | None]) -> GameResult:
+    rules, names, seed, index, keep, budget = args
+    bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s)), budget=budget)
+            for s, name in enumerate(names)]
     game = play_game(rules, bots, rng=random.Random(game_seed(seed, index)), first_player=index % rules.players)
     turns = sum(1 for e in game.table.events if hasattr(e, "reveals"))
     text = Record.from_game(game, names=[f"{n}@{s}" for s, n in enumerate(names)]).dumps() if keep else None
@@ -154,14 +155,17 @@ class Tournament:
 
 
 def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, workers: int = 1,
-                   keep_records: bool = False, progress: bool = False) -> Tournament:
-    """Play ``games`` games; game ``i`` starts with seat ``i mod players`` so no seat gains from moving first."""
+                   keep_records: bool = False, progress: bool = False, budget: int | None = None) -> Tournament:
+    """Play ``games`` games; game ``i`` starts with seat ``i mod players`` so no seat gains from moving first.
+
+    ``budget`` is passed to every bot that has one (the ``expert`` bot's playouts per decision).
+    """
     names = tuple(bots)
     if len(names) != rules.players:
         raise ViewError(f"--bots names {len(names)} bots for {rules.players} players")
     for name in names:
-        make_bot(name, random.Random(0))  # unknown names fail before any game is played
-    jobs = [(rules, names, seed, i, keep_records) for i in range(games)]
+        make_bot(name, random.Random(0), budget=budget)  # unknown names, bad budgets fail before any game
+    jobs = [(rules, names, seed, i, keep_records, budget) for i in range(games)]
     start = time.perf_counter()
     results: list[GameResult] = []
     show = progress and sys.stderr.isatty()
