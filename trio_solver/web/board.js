@@ -152,6 +152,27 @@ async function showPosition() {
   const token = ++app.token;
   await Promise.all([showBeliefs(fr, token), showAdvice(fr, token)]);
   updateModeControls(fr);
+  showChances(fr, token);
+}
+
+const EVAL_SAMPLES = 200;
+
+async function showChances(fr, token) {
+  const box = $("#chances");
+  const seat = beliefsSeat(fr);
+  let data;
+  try {
+    data = await api("evaluate", { record: app.record, after: app.pos, seat, samples: EVAL_SAMPLES, seed: 0 });
+  } catch (e) {
+    if (token === app.token) box.replaceChildren(el("p", { class: "hint", text: e.message }));
+    return;
+  }
+  if (token !== app.token) return;
+  const rows = Object.entries(data.win_chance).map(([s, p]) => el("div", { class: "chance", "data-seat": s },
+    el("span", { class: "cname", text: seatName(Number(s)) }),
+    el("span", { class: "cbar" }, el("span", { style: `width:${(p * 100).toFixed(1)}%;background:${COLOURS[s % 6]}` })),
+    el("span", { class: "cval", text: `${pct(p)} ± ${pct(data.stderr[s])}` })));
+  box.replaceChildren(el("h3", { text: "Chance to win the game" }), ...rows);
 }
 
 function beliefsSeat(fr) {
@@ -274,7 +295,7 @@ async function showAdvice(fr, token) {
   const mine = app.mode !== "record" && mover === app.me;
   body.replaceChildren(...data.reveals.map((r) => {
     const short = shortReveal(r.reveal);
-    const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win,
+    const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win, "data-p-game": r.p_game,
       class: mine && app.mode === "play" ? "clickable" : null },
       el("td", { text: short }), el("td", { text: fmt(r.p_trio) }), el("td", { text: fmt(r.p_win) }),
       hasGame ? el("td", { text: fmt(r.p_game) }) : null);
@@ -305,53 +326,79 @@ document.addEventListener("keydown", (ev) => {
 // -- analysis -----------------------------------------------------------------------------------
 
 async function analyse() {
-  const data = await api("analyse", { record: app.record });
+  const seat = app.replaySeat === "all" ? null : app.replaySeat;
+  const positions = app.frames.map((_, k) => k);
+  const chances = new Array(positions.length);
+  const queue = positions.slice();
+  const worker = async () => {
+    while (queue.length) {
+      const k = queue.shift();
+      chances[k] = (await api("evaluate", { record: app.record, after: k, seat, samples: 100, seed: 0 })).win_chance;
+      setStatus(`Evaluating positions… ${chances.filter(Boolean).length}/${positions.length}`);
+    }
+  };
+  const [data] = await Promise.all([api("analyse", { record: app.record }), worker(), worker()]);
   app.analysis = data;
-  drawChart(data);
+  drawChart(data, chances, seat);
 }
 
-function drawChart(data) {
-  const W = 760, H = 260, L = 40, R = 10, T = 12, B = 30;
+function drawChart(data, chances, viewSeat) {
+  const W = 760, H = 280, L = 40, R = 10, T = 16, B = 30;
   const ds = data.decisions;
-  const events = app.frames.length - 1 || 1;
-  const x = (ev, j) => L + ((ev + (j + 1) / 4) / events) * (W - L - R);
-  const y = (v) => T + (1 - Math.min(1, v / 2)) * (H - T - B);
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Chances of each decision over the game" });
-  for (const v of [0, 0.5, 1, 1.5, 2]) {
+  const n = app.record.rules.players;
+  const last = chances.length - 1 || 1;
+  const x = (k) => L + (k / last) * (W - L - R);
+  const y = (v) => T + (1 - v) * (H - T - B);
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group",
+    "aria-label": "Each seat's chance to win the game over the events, with the decisions marked" });
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     s.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e5e5e5" }));
     const t = svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10, fill: "#666" });
-    t.textContent = v.toFixed(1);
+    t.textContent = `${v * 100}%`;
     s.append(t);
   }
   const xl = svg("text", { x: (W + L) / 2, y: H - 6, "text-anchor": "middle", "font-size": 11, fill: "#666" });
-  xl.textContent = "event";
+  xl.textContent = "events";
   s.append(xl);
-  const seats = [...new Set(ds.map((d) => d.seat))];
-  for (const seat of seats) {
-    const mine = ds.filter((d) => d.seat === seat);
-    const pts = mine.map((d) => `${x(d.event, d.reveal_index)},${y(d.p_trio_played + d.p_win_played)}`).join(" ");
-    s.append(svg("polyline", { points: pts, fill: "none", stroke: COLOURS[seat % 6], "stroke-width": 1.5, opacity: 0.7 }));
-  }
-  ds.forEach((d, i) => {
-    const cx = x(d.event, d.reveal_index), cy = y(d.p_trio_played + d.p_win_played);
-    const c = svg("circle", { cx, cy, r: d.label ? 6 : 4, fill: COLOURS[d.seat % 6], class: "pt", tabindex: 0,
-      "data-event": d.event, role: "button",
-      "aria-label": `event ${d.event}, seat ${d.seat} played ${shortReveal(d.played)}=${d.shown}` + (d.label ? `, ${d.label}` : "") });
-    if (d.label) { c.setAttribute("stroke", d.label === "blunder" ? "#b3261e" : d.label === "mistake" ? "#d2691e" : "#b07d00"); c.setAttribute("stroke-width", 3); }
+  const point = (k, seat, label, text, r, stroke) => {
+    const c = svg("circle", { cx: x(k), cy: y(chances[k][String(seat)]), r, fill: COLOURS[seat % 6], class: "pt",
+      tabindex: 0, role: "button", "data-after": k, "aria-label": text });
+    if (stroke) { c.setAttribute("stroke", stroke); c.setAttribute("stroke-width", 3); }
     const tip = svg("title");
-    tip.textContent = `event ${d.event}: seat ${d.seat} ${shortReveal(d.played)}=${d.shown}; best ${shortReveal(d.best)}; loss ${d.loss.toFixed(3)}${d.label ? " — " + d.label : ""}`;
+    tip.textContent = text;
     c.append(tip);
-    const open = () => go(d.event);
+    const open = () => go(k);
     c.addEventListener("click", open);
     c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
     s.append(c);
-    if (d.label) {
-      const t = svg("text", { x: cx, y: cy - 9, "text-anchor": "middle", "font-size": 10, fill: "#333" });
-      t.textContent = d.label === "blunder" ? "??" : d.label === "mistake" ? "?" : "?!";
+    if (label) {
+      const t = svg("text", { x: x(k), y: y(chances[k][String(seat)]) - 9, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#333" });
+      t.textContent = label;
       s.append(t);
     }
-  });
-  const legend = el("p", { class: "hint" }, seats.map((seat) => el("span", { style: `color:${COLOURS[seat % 6]};margin-right:1rem` }, `● ${seatName(seat)}`)));
+  };
+  for (let seat = 0; seat < n; seat++) {
+    const pts = chances.map((c, k) => `${x(k)},${y(c[String(seat)])}`).join(" ");
+    s.append(svg("polyline", { points: pts, fill: "none", stroke: COLOURS[seat % 6], "stroke-width": 2, opacity: 0.8 }));
+  }
+  // a decision of event k is made at the position after k events: mark it on the mover's line
+  const marked = new Map();
+  for (const d of ds) {
+    const prev = marked.get(d.event);
+    const rank = { blunder: 3, mistake: 2, inaccuracy: 1 };
+    if (!prev || (rank[d.label] || 0) > (rank[prev.label] || 0)) marked.set(d.event, d);
+  }
+  for (const [k, d] of marked) {
+    const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
+    const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
+    const text = `event ${k}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
+      + `, loss ${d.loss.toFixed(3)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
+    point(k, d.seat, sym, text, d.label ? 6 : 4, stroke);
+  }
+  if (!ds.length) chances.forEach((c, k) => point(k, 0, null, `position after ${k} events`, 3, null));
+  const who = viewSeat === null ? "a spectator" : seatName(viewSeat);
+  const legend = el("p", { class: "hint" }, `Seen by ${who}. `,
+    Array.from({ length: n }, (_, seat) => el("span", { style: `color:${COLOURS[seat % 6]};margin-right:1rem` }, `● ${seatName(seat)}`)));
   $("#chart").replaceChildren(s, legend);
   const summary = data.seats.map((x) => `${seatName(x.seat)}: accuracy ${pct(x.accuracy)}, ${x.inaccuracies}/${x.mistakes}/${x.blunders} inaccuracies/mistakes/blunders`);
   const labelled = ds.filter((d) => d.label);
