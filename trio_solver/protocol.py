@@ -394,41 +394,42 @@ def _status(record: Record) -> str:
 
 
 def _op_move(a: _Args) -> dict[str, Any]:
-    from .reveal import Revealed, Reveal
+    from .reveal import Reveal, Revealed
 
     record = a.record()
     move = a.raw("reveal")
     a.done()
-    doc = record.to_json()
-    events: list[Any] = doc["events"]
-    spectator = record.view(None)
-    if spectator.over:
-        raise RequestError(f"move: the game is over (seat {spectator.winner} won)")
+    entry: dict[str, Any]
     if isinstance(move, dict):
         if set(move) - {"swap", "cards"} or "swap" not in move:
             a.fail("reveal", "a swap is {\"swap\": [a, b], \"cards\": [va, vb] or null}")
+    elif isinstance(move, str):
+        text = move.strip()
+        if "=" in text:
+            shown = Revealed.from_str(text)
+            entry = {**shown.reveal.to_json(), "value": shown.value}
+        else:
+            if record.deal is None:
+                a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\"")
+            entry = Reveal.from_str(text).to_json()
+    else:
+        a.fail("reveal", f"expected a reveal such as \"c3\" or \"c3=10\", or a swap object, got {_kind(move)}")
+    spectator = record.view(None)
+    if spectator.over:
+        raise RequestError(f"move: the game is over (seat {spectator.winner} won)")
+    doc = record.to_json()
+    events: list[Any] = doc["events"]
+    if isinstance(move, dict):
         events.append({"swap": move["swap"], "cards": move.get("cards")})
         new = Record.from_json(doc)
-        return {"record": new.to_json(), "value": None, "status": "swap",
-                "to_move": new.view(None).to_move}
-    if not isinstance(move, str):
-        a.fail("reveal", f"expected a reveal such as \"c3\" or \"c3=10\", or a swap object, got {_kind(move)}")
-    text = move.strip()
-    if "=" in text:
-        shown = Revealed.from_str(text)
-        entry = {**shown.reveal.to_json(), "value": shown.value}
-    else:
-        if record.deal is None:
-            a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text}=10\"")
-        entry = Reveal.from_str(text).to_json()
+        return {"record": new.to_json(), "value": None, "status": "swap", "to_move": new.view(None).to_move}
     if spectator.turn:
         events[-1]["reveals"].append(entry)
     else:
         events.append({"turn": spectator.to_move, "reveals": [entry]})
     new = Record.from_json(doc)
     value = new.events[-1].reveals[-1].value  # type: ignore[union-attr]
-    return {"record": new.to_json(), "value": value, "status": _status(new),
-            "to_move": new.view(None).to_move}
+    return {"record": new.to_json(), "value": value, "status": _status(new), "to_move": new.view(None).to_move}
 
 
 def _op_bot(a: _Args) -> dict[str, Any]:
@@ -438,6 +439,8 @@ def _op_bot(a: _Args) -> dict[str, Any]:
     name = a.str_("bot")
     if name is None:
         a.fail("bot", f"missing (one of {', '.join(BOT_NAMES)})")
+    if name not in BOT_NAMES:
+        a.fail("bot", f"unknown bot {name[:40]!r} (known: {', '.join(BOT_NAMES)})")
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
     a.done()
     spectator = record.view(None)
