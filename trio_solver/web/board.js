@@ -68,6 +68,7 @@ function setStatus(message) { $("#status").textContent = message; }
 async function guarded(fn) {
   try {
     app.busy++;
+    document.body.dataset.busy = "1";
     setStatus("Working…");
     await fn();
     showError("");
@@ -75,7 +76,10 @@ async function guarded(fn) {
     showError(e instanceof ApiError ? e.message : `Error: ${e.message}`);
   } finally {
     app.busy--;
-    if (!app.busy && $("#status").textContent === "Working…") setStatus("");
+    if (!app.busy) {
+      delete document.body.dataset.busy;
+      if ($("#status").textContent === "Working…") setStatus("");
+    }
   }
 }
 
@@ -150,9 +154,9 @@ async function showPosition() {
   $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos - 1}: ${fr.description}`;
   drawTable(fr, null);
   const token = ++app.token;
+  showChances(fr, token);  // playouts take longer: not waited for
   await Promise.all([showBeliefs(fr, token), showAdvice(fr, token)]);
-  updateModeControls(fr);
-  showChances(fr, token);
+  await updateModeControls(fr);
 }
 
 const EVAL_SAMPLES = 200;
@@ -434,10 +438,10 @@ async function startTable() {
 
 let entryTarget = null;
 
-function updateModeControls(fr) {
+async function updateModeControls(fr) {
   const last = app.pos === app.frames.length - 1;
-  if (app.mode === "table" && app.record) fillEntry(fr, last);
-  if (app.mode === "play" && app.record) fillPlay(fr, last);
+  if (app.mode === "table" && app.record) await fillEntry(fr, last);
+  if (app.mode === "play" && app.record) await fillPlay(fr, last);
 }
 
 async function legalNow() {
@@ -486,7 +490,7 @@ async function addMove(text) {
   app.record = res.record;
   app.hint = false;
   const outcome = { trio: "a trio!", failed: "no match: the turn passes.", won: "the game is won!", continue: "the turn goes on." }[res.status] || res.status;
-  setStatus(`${text}: ${outcome}`);
+  setStatus(`${text.includes("=") ? text : `${text}=${res.value}`}: ${outcome}`);
   await replay("last");
   return res;
 }
