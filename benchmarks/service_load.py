@@ -206,7 +206,7 @@ def main() -> int:
     for e in errors[:5]:
         print(f"    {e}")
     print(f"  memory (RSS) before: server {mem_before[0]} MiB + workers {mem_before[1]} MiB "
-          f"({mem_before[2]} processes); after: server {mem_after[0]} MiB + workers {mem_after[1]} MiB "
+          f"({mem_before[2]} processes with the resource tracker); after: server {mem_after[0]} MiB + workers {mem_after[1]} MiB "
           f"({mem_after[2]} processes)")
     print(f"  {'op':<9} {'count':>5} {'p50 ms':>7} {'p95 ms':>7}")
     for op in sorted(lat, key=lambda o: -len(lat[o])):

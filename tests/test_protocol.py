@@ -336,3 +336,21 @@ def test_engine_is_interactive() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_readme_engine_example() -> None:
+    """The README's engine example gives the answers its comments show."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"\*\*Engine over stdio\.\*\*.*?```bash\n(.*?)```", readme, flags=re.S)
+    assert block is not None
+    text = block.group(1)
+    requests = re.findall(r"'(\{.*?\})'", text)
+    # each comment shows the start of the response, up to where it elides with "..."
+    shown = [line[2:].split("{...}")[0].split(", ...")[0] for line in text.splitlines() if line.startswith("# {")]
+    assert len(requests) == 2 and len(shown) == 2
+    code, out, _ = engine([r.encode() + b"\n" for r in requests])
+    assert code == 0 and len(out) == 2
+    for got, prefix in zip(out, shown):
+        assert json.dumps(got, ensure_ascii=False).startswith(prefix), (got, prefix)
