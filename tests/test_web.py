@@ -246,3 +246,26 @@ def test_phone_width_and_play_against_bots(browser: Browser, url: str) -> None:
         e["turn"] == 0 for e in saved["events"]) else None
     assert first_reveal is not None and short({k: v for k, v in first_reveal.items() if k != "value"}) == best
     context.close()
+
+
+def test_team_swaps_at_a_real_table(page: Page) -> None:
+    page.click("button[data-mode=table]")
+    page.select_option("#t-players", "4")
+    page.select_option("#t-teams", "yes")
+    page.fill("#t-seat", "0")
+    page.fill("#t-hand", "1 2 3 4 5 6 7 8 9")
+    page.click("#t-start")
+    settle(page)
+    for text in ("swap 0 2 9 12", "swap 1 3", "l0=1"):
+        page.fill("#entry-text", text)
+        page.press("#entry-text", "Enter")
+        settle(page)
+        expect(page.locator("#status")).to_contain_text(text)
+        expect(page.locator("#error")).to_be_hidden()
+    with page.expect_download() as dl:
+        page.click("#download")
+    saved = json.loads(Path(dl.value.path()).read_text())
+    assert saved["rules"]["teams"] is True
+    assert saved["events"][:2] == [{"swap": [0, 2], "cards": [9, 12]}, {"swap": [1, 3], "cards": None}]
+    # my hand now holds the 12 my partner gave: my highest card is certain
+    expect(page.locator("#beliefs .dist[data-name='h0'] .top")).to_have_text("12 · 100%")

@@ -265,13 +265,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
         return {"status": "ok", "version": __version__, "workers": pool.workers, "admitted": pool.admitted}
 
     async def run(op: str, request: Request) -> Response:
-        body = await _read_body(request, max_body)
-        if isinstance(body, Response):
-            return body
-        try:
-            args = parse_request(body) if body.strip() else {}
-        except Exception as e:  # noqa: BLE001
-            return _error(400, error_text(e))
+        # admission first: at most `queue` requests hold a body in memory or wait for a worker
         if pool.admitted >= queue:
             return _error(503, f"busy: {pool.admitted} requests in progress; try again shortly")
         pool.admitted += 1
@@ -279,6 +273,16 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
         kind: str
         out: Any
         try:
+            try:
+                body = await asyncio.wait_for(_read_body(request, max_body), timeout)
+            except asyncio.TimeoutError:
+                return _error(408, f"the request body did not arrive within {timeout:g} s")
+            if isinstance(body, Response):
+                return body
+            try:
+                args = parse_request(body) if body.strip() else {}
+            except Exception as e:  # noqa: BLE001
+                return _error(400, error_text(e))
             if op == "version":  # no computation: answered here
                 try:
                     kind, out = "ok", handle(op, args)

@@ -278,7 +278,8 @@ async function showAdvice(fr, token) {
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
     note.textContent = app.mode === "play" ? "Press Hint for advice on your move."
-      : `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`;
+      : app.record.deal ? `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`
+        : `Advice appears when it is ${seatName(app.record.viewer ? app.record.viewer.seat : mover)}'s turn: the record knows only that hand.`;
     return;
   }
   const objective = $("#objective").value;
@@ -429,7 +430,9 @@ async function startTable() {
   const seat = Number($("#t-seat").value), first = Number($("#t-first").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   if (!(first >= 0 && first < players)) throw new ApiError(`The first player must be a seat 0 to ${players - 1}.`);
-  const doc = { format: "trio-record/1", rules: { players, mode: $("#t-mode").value, teams: false },
+  const teams = $("#t-teams").value === "yes";
+  if (teams && players !== 4 && players !== 6) throw new ApiError("Team play needs 4 or 6 players.");
+  const doc = { format: "trio-record/1", rules: { players, mode: $("#t-mode").value, teams },
     first_player: first, viewer: { seat, hand: parseHand($("#t-hand").value) }, events: [] };
   app.me = seat;
   await loadRecord(doc, { seat });
@@ -485,8 +488,21 @@ async function enterValue(v) {
   await addMove(`${entryTarget}=${v}`);
 }
 
+function parseEntry(text) {
+  const m = /^swap\s+(\d)\s+(\d)(?:\s+(\d+)\s+(\d+))?$/i.exec(text.trim());
+  if (!m) return text;
+  return { swap: [Number(m[1]), Number(m[2])], cards: m[3] === undefined ? null : [Number(m[3]), Number(m[4])] };
+}
+
 async function addMove(text) {
-  const res = await api("move", { record: app.record, reveal: text });
+  const move = parseEntry(text);
+  const res = await api("move", { record: app.record, reveal: move });
+  if (typeof move !== "string") {
+    app.record = res.record;
+    setStatus(`${text}: swap recorded.`);
+    await replay("last");
+    return res;
+  }
   app.record = res.record;
   app.hint = false;
   const outcome = { trio: "a trio!", failed: "no match: the turn passes.", won: "the game is won!", continue: "the turn goes on." }[res.status] || res.status;
