@@ -191,12 +191,32 @@ function certain(dist) {
   return null;
 }
 
+function faceUpInHands(fr) {
+  // cards of the turn in progress that lie face up at a hand end: seat -> Map(index -> value)
+  const out = new Map();
+  const depth = new Map();
+  for (const t of fr.turn) {
+    const m = /^([lh])(\d+)=(\d+)$/.exec(t);
+    if (!m) continue;
+    const seat = Number(m[2]), key = m[1] + m[2];
+    const d = depth.get(key) || 0;
+    depth.set(key, d + 1);
+    const size = fr.hands[seat].size;
+    if (!out.has(seat)) out.set(seat, new Map());
+    out.get(seat).set(m[1] === "l" ? d : size - 1 - d, Number(m[3]));
+  }
+  return out;
+}
+
 function drawTable(fr, beliefs) {
+  const upCards = faceUpInHands(fr);
   const rows = fr.hands.map((h) => {
     const s = h.seat;
     const cards = [];
+    const upHere = upCards.get(s) || new Map();
     if (h.cards) {
-      for (const v of h.cards) cards.push(el("span", { class: "card", text: String(v) }));
+      h.cards.forEach((v, i) => cards.push(el("span", { class: `card${upHere.has(i) ? " up" : ""}`, text: String(v),
+        title: upHere.has(i) ? "face up this turn" : null })));
     } else {
       const lo = beliefs ? certain(beliefs.lowest[String(s)]) : null;
       const hi = beliefs ? certain(beliefs.highest[String(s)]) : null;
@@ -204,7 +224,8 @@ function drawTable(fr, beliefs) {
         let v = null;
         if (i === 0 && lo !== null) v = lo;
         if (i === h.size - 1 && hi !== null) v = hi;
-        cards.push(el("span", { class: `card back${v !== null ? " known" : ""}`, text: v !== null ? String(v) : "",
+        if (upHere.has(i)) v = upHere.get(i);
+        cards.push(el("span", { class: `card back${v !== null ? " known" : ""}${upHere.has(i) ? " up" : ""}`, text: v !== null ? String(v) : "",
           title: v !== null ? `known: ${i === 0 ? "lowest" : "highest"} card is ${v}` : "hidden card" }));
       }
     }
