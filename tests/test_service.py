@@ -174,7 +174,7 @@ def test_busy_is_503_over_a_real_socket() -> None:
         slow: dict[str, Any] = {}
 
         def run_slow() -> None:
-            slow["resp"] = httpx.post(f"{url}/v1/evaluate", json={"record": FULL, "after": 2, "samples": 3000},
+            slow["resp"] = httpx.post(f"{url}/v1/evaluate", json={"record": FULL, "after": 2, "samples": 2000},
                                       timeout=60)
 
         t = threading.Thread(target=run_slow)
