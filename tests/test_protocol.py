@@ -354,3 +354,17 @@ def test_the_readme_engine_example() -> None:
     assert code == 0 and len(out) == 2
     for got, prefix in zip(out, shown):
         assert json.dumps(got, ensure_ascii=False).startswith(prefix), (got, prefix)
+
+
+def test_bot_op_runs_every_bot_from_the_movers_view() -> None:
+    rec = doc(ROOT / "examples" / "full_deal_4p.json")
+    rec["events"] = rec["events"][:3]
+    record = Record.from_json(rec)
+    view = record.view(record.view(None).to_move)
+    from trio_solver.bots import BOT_NAMES
+
+    for name in BOT_NAMES:
+        got = ok("bot", record=rec, bot=name, seed=5, budget=20)
+        want = make_bot(name, random.Random(5), budget=20).choose_reveal(view)
+        assert got == {"reveal": str(want), "seat": view.to_move}
+    assert "budget" in err({"op": "bot", "record": rec, "bot": "expert", "budget": 0})["error"]

@@ -442,12 +442,13 @@ def _op_bot(a: _Args) -> dict[str, Any]:
     if name not in BOT_NAMES:
         a.fail("bot", f"unknown bot {name[:40]!r} (known: {', '.join(BOT_NAMES)})")
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
+    budget = a.int_("budget", minimum=1, maximum=100_000)
     a.done()
     spectator = record.view(None)
     if spectator.over:
         raise RequestError(f"bot: the game is over (seat {spectator.winner} won)")
     view = record.view(spectator.to_move)
-    bot = make_bot(name, random.Random(seed))
+    bot = make_bot(name, random.Random(seed), budget=budget)
     return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
 
 

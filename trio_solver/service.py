@@ -39,6 +39,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__
+from .bots import BOT_NAMES
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 
 __all__ = ["create_app", "serve", "WEB_DIR", "DEFAULT_PORT"]
@@ -172,8 +173,8 @@ _ARGS: dict[str, dict[str, Any]] = {
                  "names": {"type": "array", "items": {"type": "string"}}},
     "move": {"record": _RECORD, "reveal": {"type": ["string", "object"],
                                            "description": "c3, or c3=10, or {\"swap\": [a, b], \"cards\": [va, vb]}"}},
-    "bot": {"record": _RECORD, "bot": {"type": "string", "enum": ["random", "memory", "solver"]},
-            "seed": {"type": "integer"}},
+    "bot": {"record": _RECORD, "bot": {"type": "string", "enum": list(BOT_NAMES)},
+            "seed": {"type": "integer"}, "budget": {"type": "integer", "description": "expert: playouts a decision"}},
 }
 _REQUIRED = {"validate": ["record"], "replay": ["record"], "state": ["record"], "beliefs": ["record"],
              "advise": ["record"], "evaluate": ["record"], "analyse": ["record"], "new_game": ["rules"],
