@@ -194,7 +194,7 @@ def _certain_trio_game(own_trio: int) -> Game:
     return Game.from_deal(Rules(3), hands, centre, first_player=0)
 
 
-@pytest.mark.parametrize("name", ["memory", "solver"])
+@pytest.mark.parametrize("name", ["memory", "solver", "expert"])
 @pytest.mark.parametrize("value", [1, 7])
 def test_bots_take_a_certain_trio(name: str, value: int) -> None:
     game = _certain_trio_game(value)

@@ -181,7 +181,12 @@ def cmd_advise(args: argparse.Namespace) -> str:
                                  seed=args.seed)
     if args.json:
         return json.dumps(data)
-    return advice_text(advice, record.names)
+    text = advice_text(advice, record.names)
+    if args.objective == "game":
+        from .evaluate import explain
+
+        text += "\n" + "\n".join(explain(view, advice))
+    return text
 
 
 def advice_text(advice: Any, names: Sequence[str] | None = None, limit: int | None = None) -> str:

@@ -20,6 +20,9 @@ on the same posterior deals, so the difference between two reveals is measured o
 the same cards and is far less noisy than either estimate. After the candidate
 reveal the mover finishes its turn with the exact advisor's plan for the value
 shown (the best continuation for a trio); the rest of the game follows the model.
+The turn's own outcome is not left to the samples: its chances (fail, trio, win)
+are the advisor's exact ``p_trio`` and ``p_win``, and the playouts only estimate the
+chance to win the game after each outcome (post-stratification, :class:`Tally`).
 """
 
 from __future__ import annotations
@@ -32,12 +35,13 @@ from typing import Any
 
 from .beliefs import Beliefs
 from .errors import ViewError
+from .reveal import Reveal
 from .rollout import Action, PublicMemory, Sim, public_memory, to_action
 from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "MAX_SAMPLES", "Posterior", "sample_seed"]
+           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "sample_seed"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -186,20 +190,95 @@ def _plan_chooser(first: Action, offset: int, plan: dict[int, tuple[Action, ...]
     return choose
 
 
-def playout_outcomes(post: Posterior, evaluation: Evaluation, seed: int, indices: Sequence[int]) -> list[float]:
-    """For each posterior deal in ``indices``: 1 if the mover's side wins after ``evaluation.reveal``, else 0
-    (a draw counts 1/teams). The mover finishes the turn with the advisor's plan of ``evaluation``."""
+FAIL, TRIO, WIN = 0, 1, 2
+
+
+@dataclass
+class Tally:
+    """Playout results of one candidate reveal, by what its own turn did (fail / trio / win).
+
+    :meth:`estimate` post-stratifies: the chances of the three outcomes of the turn are
+    known exactly from the advisor (``1 - p_trio``, ``p_trio - p_win``, ``p_win``), so
+    only the chance to win the game *after* a failed turn and after a non-winning trio
+    is estimated from the playouts. This removes the noise of the turn itself, the
+    largest part of the variance when candidates differ in ``p_trio``.
+    """
+
+    n: list[int]
+    total: list[float]
+    squares: list[float]
+
+    @classmethod
+    def empty(cls) -> Tally:
+        return cls([0, 0, 0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+
+    def add(self, stratum: int, x: float) -> None:
+        self.n[stratum] += 1
+        self.total[stratum] += x
+        self.squares[stratum] += x * x
+
+    @property
+    def samples(self) -> int:
+        return sum(self.n)
+
+    def mean(self) -> float:
+        """The plain share of playouts won."""
+        return sum(self.total) / max(self.samples, 1)
+
+    def estimate(self, p_trio: float, p_win: float) -> tuple[float, float]:
+        """The post-stratified chance to win the game and its standard error."""
+        weights = (max(1.0 - p_trio, 0.0), max(p_trio - p_win, 0.0), max(p_win, 0.0))
+        pooled_n = self.n[FAIL] + self.n[TRIO]
+        pooled = (self.total[FAIL] + self.total[TRIO]) / pooled_n if pooled_n else 0.5
+        m = weights[WIN]  # a winning turn wins the game
+        var = 0.0
+        for h in (FAIL, TRIO):
+            w = weights[h]
+            if w <= 0:
+                continue
+            k = self.n[h]
+            if k == 0:
+                m += w * pooled
+                var += w * w * 0.25
+                continue
+            mh = self.total[h] / k
+            vh = (self.squares[h] / k - mh * mh) * k / (k - 1) if k > 1 else 0.25
+            m += w * mh
+            var += w * w * max(vh, 0.0) / k
+        return min(max(m, 0.0), 1.0), math.sqrt(var)
+
+
+def playout_tally(post: Posterior, evaluation: Evaluation, seed: int, indices: Sequence[int],
+                  tally: Tally | None = None) -> Tally:
+    """Play ``evaluation.reveal`` out on each posterior deal in ``indices``: the mover finishes the turn
+    with the advisor's plan of ``evaluation``, then everyone follows the model to the end. Counts
+    1 when the mover's side wins (a draw 1/teams), by the outcome of the turn."""
     view = post.view
     mover = view.to_move
     offset = len(view.turn)
     plan = {step.value: tuple(to_action(r) for r in step.then) for step in evaluation.plan}
     chooser = _plan_chooser(to_action(evaluation.reveal), offset, plan)
-    out = []
+    out = tally if tally is not None else Tally.empty()
     for j in indices:
         sim = post.sim(seed, j)
+        team = sim.team_of[mover]
+        before = len(sim.trios[team])
         sim.play_turn(chooser)
-        outcome = _team_outcome(sim, sim.playout())
-        out.append(outcome[sim.team_of[mover]])
+        if sim.winner is not None:
+            stratum = WIN
+        else:
+            stratum = TRIO if len(sim.trios[team]) > before else FAIL
+        out.add(stratum, _team_outcome(sim, sim.playout())[team])
+    return out
+
+
+def playout_outcomes(post: Posterior, evaluation: Evaluation, seed: int, indices: Sequence[int]) -> list[float]:
+    """For each posterior deal in ``indices``: 1 if the mover's side wins after ``evaluation.reveal``, else 0
+    (a draw counts 1/teams), as in :func:`playout_tally`."""
+    out = []
+    for j in indices:
+        t = playout_tally(post, evaluation, seed, [j])
+        out.append(sum(t.total))
     return out
 
 
@@ -220,9 +299,65 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     indices = range(samples)
     out: list[Evaluation] = []
     for e in base.evaluations:
-        m, se = _mean_se(playout_outcomes(post, e, seed, indices))
+        m, se = playout_tally(post, e, seed, indices).estimate(e.p_trio, e.p_win)
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))
     return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
 
+
+
+def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
+    """Sentences for people about the reveals of ``advice`` (ranked by ``p_game``): what each is worth
+    for the game, what its first card shows the table if the turn fails, and how it compares with
+    the reveal that is best for this turn alone."""
+    memory = public_memory(view)
+    seat = view.to_move
+    nxt = (seat + 1) % view.rules.players
+    public_counts: dict[int, int] = {}
+    for h in memory.hands:
+        for v in h:
+            if v is not None:
+                public_counts[v] = public_counts.get(v, 0) + 1
+    for v in memory.slots:
+        if v is not None:
+            public_counts[v] = public_counts.get(v, 0) + 1
+
+    def public(r: Reveal) -> bool:
+        if r.is_centre:
+            return memory.slots[r.index] is not None
+        return memory.hands[r.index][view.position(r)] is not None
+
+    def shows(e: Evaluation) -> str:
+        r = e.reveal
+        if public(r):
+            return "its card is already known to everyone, so a failure shows nothing new"
+        if e.known_value is not None:
+            v = e.known_value
+            text = f"a failure shows your {v} to everyone"
+            if public_counts.get(v, 0) >= 2:
+                text += f", next to {public_counts[v]} known {v}s: seat {nxt} could take that trio"
+            return text
+        likely = max(e.plan, key=lambda st: st.probability, default=None)
+        text = "a failure shows this unknown card to everyone"
+        if likely is not None:
+            text += f" (most likely a {likely.value}, {likely.probability:.0%})"
+        return text
+
+    def sentence(e: Evaluation) -> str:
+        assert e.p_game is not None
+        return (f"{e.reveal}: wins the game {e.p_game:.1%} ± {e.p_game_stderr or 0.0:.1%}; trio this turn "
+                f"{e.p_trio:.1%}, win this turn {e.p_win:.1%}; {shows(e)}.")
+
+    if not advice.evaluations or advice.evaluations[0].p_game is None:
+        return []
+    lines = [sentence(e) for e in advice.evaluations[:limit]]
+    best = advice.evaluations[0]
+    turn_best = max(advice.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12),
+                                                      -advice.evaluations.index(e)))
+    if turn_best.reveal != best.reveal and turn_best.p_game is not None and best.p_game is not None:
+        if turn_best not in advice.evaluations[:limit]:
+            lines.append(sentence(turn_best))
+        lines.append(f"{turn_best.reveal} is best for this turn alone (trio {turn_best.p_trio:.1%}) but wins the "
+                     f"game {best.p_game - turn_best.p_game:.1%} less often than {best.reveal}.")
+    return lines

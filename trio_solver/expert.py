@@ -19,8 +19,9 @@ import random
 
 from .beliefs import Beliefs
 from .errors import ViewError
-from .evaluate import Posterior, playout_outcomes
+from .evaluate import Posterior, Tally, playout_tally
 from .reveal import Reveal
+from .rollout import public_memory
 from .rules import SEVEN
 from .search import Advice, Evaluation, advise
 from .view import PlayerView
@@ -69,7 +70,9 @@ class ExpertBot:
         certain = [e for e in ranked if e.p_trio >= 1 - 1e-9]
         if certain:
             return max(certain, key=lambda e: e.p_win).reveal
-        if view.turn or len(ranked) == 1:
+        if view.turn:
+            return self._continue(view, ranked)
+        if len(ranked) == 1:
             return ranked[0].reveal
         cands = ranked[: self.candidates]
         if len(cands) == 1:
@@ -77,10 +80,37 @@ class ExpertBot:
         post = Posterior(view, beliefs)
         return self._race(post, cands, seed).reveal
 
+    def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
+        """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
+
+        Among the reveals with the best ``p_win`` and ``p_trio`` (the chance depends only on the
+        set of cards still to show, not their order), an uncertain card goes before the mover's
+        own card, so a failure leaves the own card hidden; with no chance of a trio left, a
+        card everyone already knows goes first (the failure then teaches nobody anything).
+        """
+        top = ranked[0]
+        ties = [e for e in ranked if abs(e.p_trio - top.p_trio) < 1e-9 and abs(e.p_win - top.p_win) < 1e-9]
+        if len(ties) == 1:
+            return top.reveal
+        memory = public_memory(view)
+
+        def public(r: Reveal) -> bool:
+            if r.is_centre:
+                return memory.slots[r.index] is not None
+            return memory.hands[r.index][view.position(r)] is not None
+
+        def leak(e: Evaluation) -> int:
+            r = e.reveal
+            if public(r):
+                return 0 if top.p_trio <= 0 else 1
+            return 2 if r.seat == view.seat else 1
+
+        return min(ties, key=lambda e: (leak(e), ranked.index(e))).reveal
+
     def _race(self, post: Posterior, cands: list[Evaluation], seed: int) -> Evaluation:
         """Successive halving with common random numbers: every survivor is played on the same deals."""
         alive = list(range(len(cands)))
-        wins = [0.0] * len(cands)
+        tallies = [Tally.empty() for _ in cands]
         rounds = max(1, (len(cands) - 1).bit_length())
         per_round = self.budget // rounds
         done = 0
@@ -88,9 +118,10 @@ class ExpertBot:
             share = max(1, per_round // len(alive))
             idx = range(done, done + share)
             for i in alive:
-                wins[i] += sum(playout_outcomes(post, cands[i], seed, idx))
+                playout_tally(post, cands[i], seed, idx, tallies[i])
             done += share
-            alive.sort(key=lambda i: (-wins[i], i))
+            score = {i: tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] for i in alive}
+            alive.sort(key=lambda i: (-round(score[i], 12), i))
             if r < rounds - 1:
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
         best = alive[0]

@@ -41,7 +41,8 @@ from .reveal import Reveal
 from .rules import COPIES, SEVEN, Mode, Rules
 from .view import PlayerView
 
-__all__ = ["Sim", "PublicMemory", "public_memory", "MAX_TURNS", "Action", "CENTRE", "LOWEST", "HIGHEST"]
+__all__ = ["Sim", "ModelBot", "PublicMemory", "public_memory", "MAX_TURNS", "Action", "CENTRE", "LOWEST", "HIGHEST",
+           "to_action", "to_reveal"]
 
 #: Turns after which a playout stops as a draw (never reached by the rollout model in practice).
 MAX_TURNS = 3000
@@ -230,7 +231,9 @@ class Sim:
 
     # -- the rules ------------------------------------------------------------------------------
     def legal(self) -> list[Action]:
-        """Every legal action now."""
+        """Every legal action now (none once the game is won)."""
+        if self.winner is not None:
+            return []
         out: list[Action] = [(CENTRE, i) for i, v in enumerate(self.centre) if v is not None and i not in self.up]
         for s in range(self.n):
             if len(self.hands[s]) - self.lo[s] - self.hi[s] > 0:
@@ -483,3 +486,38 @@ class Sim:
         while self.winner is None and self.turns < MAX_TURNS:
             self.play_turn()
         return self.winner
+
+
+class ModelBot:
+    """The rollout model as a bot: what :mod:`trio_solver.evaluate` assumes every player does.
+
+    It builds a compact state from its view alone (unknown cards are placeholders the
+    model never reads) and asks :meth:`Sim.choose`. Deterministic; makes no swaps.
+    Used to test that evaluations are calibrated on games the model plays.
+    """
+
+    name = "model"
+
+    def __init__(self, rng: object = None) -> None:
+        self.rng = rng
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        sim = self.state(view)
+        a = sim.choose(sim.face[0] if sim.face else 0)
+        if a is None:  # cannot happen in a dealt game: some reveal is always legal
+            raise ViewError("no legal reveal")
+        return to_reveal(a)
+
+    @staticmethod
+    def state(view: PlayerView) -> Sim:
+        """The compact state of ``view``: the viewer's hand, remembered cards, placeholders (0) elsewhere."""
+        memory = public_memory(view)
+        hands = [[v if v is not None else 0 for v in h] for h in memory.hands]
+        if view.seat is not None and view.hand is not None:
+            hands[view.seat] = list(view.hand)
+        centre = [v if v is not None else (0 if here else None)
+                  for v, here in zip(memory.slots, view.centre_present)]
+        return Sim.from_view(view, memory, hands, centre)
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        return None

@@ -1,0 +1,92 @@
+"""How long does the expert bot take per decision? Median, 95th percentile and worst, per player count.
+
+The expert plays seat 0 against ``memory`` bots (team play: with an expert partner
+against memory teams) for ``--games`` games per setting; every decision it makes is
+timed. CPU time of this process is reported next to wall time, since on a shared
+machine the wall clock also counts other people's work (the target is about one core).
+
+    python benchmarks/decision_time.py --games 6 --seed 1
+    python benchmarks/decision_time.py --games 6 --budget 240 --only 3p-simple
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from trio_solver.bots import make_bot  # noqa: E402
+from trio_solver.expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
+from trio_solver.reveal import Reveal  # noqa: E402
+from trio_solver.rules import Mode, Rules  # noqa: E402
+from trio_solver.simulate import game_seed, play_game  # noqa: E402
+from trio_solver.view import PlayerView  # noqa: E402
+
+
+class Timed(ExpertBot):
+    """The expert, timing each of its reveal decisions."""
+
+    def __init__(self, rng: random.Random, budget: int) -> None:
+        super().__init__(rng, budget=budget)
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        w, c = time.perf_counter(), time.process_time()
+        r = super().choose_reveal(view)
+        self.cpu.append(time.process_time() - c)
+        self.wall.append(time.perf_counter() - w)
+        return r
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=6, help="games per setting (default 6)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help=f"playouts per decision ({DEFAULT_BUDGET})")
+    p.add_argument("--only", help="comma-separated settings, e.g. 3p-simple,4t-simple")
+    args = p.parse_args(argv)
+    settings = [Rules(n) for n in (3, 4, 5, 6)] + [Rules(4, Mode.SIMPLE, True), Rules(6, Mode.SIMPLE, True)]
+    settings += [Rules(3, Mode.PICANTE)]
+    print(f"expert decision time, budget {args.budget}, {args.games} games per setting, seed {args.seed}")
+    print(f"{'setting':<12} {'decisions':>9}  {'cpu median':>10} {'cpu p95':>8} {'cpu max':>8}  "
+          f"{'wall median':>11} {'wall p95':>8}")
+    for rules in settings:
+        label = f"{rules.players}{'t' if rules.teams else 'p'}-{rules.mode.value}"
+        if args.only and label not in args.only.split(","):
+            continue
+        wall: list[float] = []
+        cpu: list[float] = []
+        for g in range(args.games):
+            team0 = set(rules.teams_of_seats[0])
+            bots = []
+            timed = []
+            for s in range(rules.players):
+                rng = random.Random(game_seed(args.seed, g, 1 + s))
+                if s in team0:
+                    t = Timed(rng, args.budget)
+                    timed.append(t)
+                    bots.append(t)
+                else:
+                    bots.append(make_bot("memory", rng))
+            play_game(rules, bots, rng=random.Random(game_seed(args.seed, g)), first_player=g % rules.players)
+            for t in timed:
+                wall += t.wall
+                cpu += t.cpu
+        print(f"{label:<12} {len(cpu):>9}  {statistics.median(cpu):>10.3f} {pct(cpu, 0.95):>8.3f} {max(cpu):>8.3f}  "
+              f"{statistics.median(wall):>11.3f} {pct(wall, 0.95):>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,255 @@
+"""Game-level evaluation, the rollout state against the engine, advice for the game."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers_positions import ALL_RULES, brute_force, collect_small_positions, random_position
+from trio_solver import Game, Reveal, Rules
+from trio_solver.cli import _DEFAULT_ADVISE, _DEFAULT_BUDGET, _DEFAULT_EVALUATE
+from trio_solver.errors import TrioError, ViewError
+from trio_solver.evaluate import (
+    DEFAULT_ADVISE_SAMPLES,
+    DEFAULT_SAMPLES,
+    GameEvaluation,
+    _plan_chooser,
+    advise_game,
+    evaluate,
+)
+from trio_solver.expert import DEFAULT_BUDGET
+from trio_solver.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
+from trio_solver.rules import Mode
+from trio_solver.search import advise
+
+
+def sides(rules: Rules) -> list[int]:
+    """One seat per side (team)."""
+    return [team[0] for team in rules.teams_of_seats]
+
+
+def test_cli_defaults_match_the_library() -> None:
+    assert (_DEFAULT_EVALUATE, _DEFAULT_ADVISE, _DEFAULT_BUDGET) == (DEFAULT_SAMPLES, DEFAULT_ADVISE_SAMPLES,
+                                                                     DEFAULT_BUDGET)
+
+
+# -- the compact state agrees with the engine ---------------------------------------------------
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 60), st.integers(0, 10**6))
+def test_sim_plays_like_the_engine(rules: Rules, seed: int, before: int, seed2: int) -> None:
+    game = random_position(rules, seed, before)
+    if game.over:
+        return
+    view = game.view(game.to_move)
+    memory = public_memory(view)
+    # what everyone remembers is true
+    for s, known in enumerate(memory.hands):
+        assert len(known) == len(game.hands[s])
+        for v, true in zip(known, game.hands[s]):
+            assert v is None or v == true
+    for slot, v in enumerate(memory.slots):
+        assert v is None or v == game.centre[slot]
+    sim = Sim.from_view(view, memory, game.hands, game.centre)
+    rng = random.Random(seed2)
+    for _ in range(300):
+        assert sorted(sim.legal()) == sorted(to_action(r) for r in game.legal_reveals())
+        if game.over:
+            break
+        a = rng.choice(sim.legal())
+        assert sim.value(a) == game.peek(to_reveal(a))
+        sim.apply(a)
+        game.reveal(to_reveal(a))
+        assert (sim.to_move, sim.winner) == (game.to_move, game.winner)
+        assert sim.hands == game.hands
+        assert [c for c in sim.centre] == list(game.centre)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 40))
+def test_model_plays_legal_reveals_and_only_reads_the_view(rules: Rules, seed: int, before: int) -> None:
+    game = random_position(rules, seed, before)
+    if game.over:
+        return
+    view = game.view(game.to_move)
+    choice = ModelBot().choose_reveal(view)
+    assert game.is_legal(choice)
+    # the same decision on the true state (hidden cards real, not placeholders)
+    sim = Sim.from_view(view, public_memory(view), game.hands, game.centre)
+    assert to_reveal(sim.choose(sim.face[0] if sim.face else 0) or (0, 0)) == choice
+
+
+# -- evaluate -------------------------------------------------------------------------------
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 50), st.data())
+def test_evaluate_sums_to_one_over_sides(rules: Rules, seed: int, before: int, data: st.DataObject) -> None:
+    game = random_position(rules, seed, before)
+    seat = data.draw(st.sampled_from([None, *range(rules.players)]))
+    ev = evaluate(game.view(seat), samples=20, seed=seed)
+    assert abs(sum(ev.win_chance[s] for s in sides(rules)) - 1) < 1e-9
+    for team in rules.teams_of_seats:
+        assert len({ev.win_chance[s] for s in team}) == 1
+        assert len({ev.stderr[s] for s in team}) == 1
+    assert all(0 <= p <= 1 for p in ev.win_chance)
+    assert all(e >= 0 for e in ev.stderr)
+    assert ev.to_move == game.to_move and ev.seat == seat
+
+
+def test_evaluate_is_exact_once_the_game_is_over() -> None:
+    for rules in ALL_RULES:
+        rng = random.Random(rules.players)
+        game = Game.deal(rules, rng=rng)
+        while not game.over:
+            game.reveal(rng.choice(game.legal_reveals()))
+        ev = evaluate(game.view(None), samples=5)
+        assert game.winner is not None
+        team = rules.team_of(game.winner)
+        assert ev.win_chance == tuple(1.0 if rules.team_of(s) == team else 0.0 for s in range(rules.players))
+        assert ev.stderr == (0.0,) * rules.players and ev.samples == 0
+
+
+def test_a_certain_winning_trio_is_worth_the_game() -> None:
+    # seat 0 holds the three 7s at the top of its hand: under the model it takes them at once
+    rules = Rules(3)
+    mine = [1, 1, 2, 2, 3, 3, 7, 7, 7]
+    others = [v for v in range(1, 13) for _ in range(3)]
+    for v in mine:
+        others.remove(v)
+    hands = [mine, others[0:9], others[9:18]]
+    centre = others[18:27]
+    game = Game.from_deal(rules, hands, centre, first_player=0)
+    ev = evaluate(game.view(0), samples=30)
+    assert ev.win_chance == (1.0, 0.0, 0.0) and ev.stderr == (0.0, 0.0, 0.0)
+    best = advise_game(game.view(0), samples=10).best
+    assert best.p_game == 1.0 and best.reveal == Reveal.highest(0)
+
+
+def test_evaluate_is_deterministic_per_seed() -> None:
+    game = random_position(Rules(4, Mode.PICANTE), 3, 12)
+    view = game.view(game.to_move)
+    a = evaluate(view, samples=60, seed=5)
+    b = evaluate(view, samples=60, seed=5)
+    c = evaluate(view, samples=60, seed=6)
+    assert a == b
+    assert a.to_json(3) == b.to_json(3)
+    assert a != c  # a different seed draws other deals
+
+
+def test_evaluate_matches_brute_force_on_small_late_positions() -> None:
+    """The exact expectation over every placement (enumerated independently of the belief model) of the
+    model's deterministic playout, against the sampled estimate."""
+    positions = collect_small_positions(30, max_hidden=8, min_hidden=3, seed=41, mid_turn_rate=0.3)
+    checked = advised = 0
+    for game, seat in positions:
+        view = game.view(seat)
+        bf = None if view.over else brute_force(view, limit=3000)
+        if bf is None:
+            continue
+        memory = public_memory(view)
+        rules = view.rules
+        teams = len(rules.teams_of_seats)
+        exact = [Fraction(0)] * teams
+        for placement, w in bf.placements:
+            sim = Sim.from_view(view, memory, placement.hands, placement.centre)
+            winner = sim.playout()
+            assert winner is not None
+            exact[rules.team_of(winner)] += Fraction(w, bf.total)
+        ev = evaluate(view, samples=800, seed=checked)
+        for t, seat0 in enumerate(sides(rules)):
+            err = max(ev.stderr[seat0], 1e-3)
+            assert abs(ev.win_chance[seat0] - float(exact[t])) <= 4.5 * err, (view, t, exact, ev)
+        if view.seat == view.to_move:
+            # advice for the game: each reveal's exact chance, played with the advisor's plan
+            adv = advise_game(view, samples=300, seed=checked)
+            for e in adv.evaluations[:3]:
+                plan = {st.value: tuple(to_action(r) for r in st.then) for st in e.plan}
+                chooser = _plan_chooser(to_action(e.reveal), len(view.turn), plan)
+                p_exact = Fraction(0)
+                for placement, w in bf.placements:
+                    sim = Sim.from_view(view, memory, placement.hands, placement.centre)
+                    sim.play_turn(chooser)
+                    winner = sim.playout()
+                    if winner is not None and rules.team_of(winner) == rules.team_of(view.to_move):
+                        p_exact += Fraction(w, bf.total)
+                assert e.p_game is not None and e.p_game_stderr is not None
+                assert abs(e.p_game - float(p_exact)) <= 4.5 * max(e.p_game_stderr, 2e-3), (view, e, p_exact)
+                advised += 1
+        checked += 1
+        if checked == 8:
+            break
+    assert checked >= 6 and advised >= 6
+
+
+def test_bad_requests_get_a_clear_error() -> None:
+    game = Game.deal(Rules(3), seed=1)
+    view = game.view(0)
+    for bad in (0, -1, 10**9, 2.5, True, "10"):
+        with pytest.raises(ViewError, match="samples"):
+            evaluate(view, samples=bad)  # type: ignore[arg-type]
+    with pytest.raises(ViewError, match="seed"):
+        evaluate(view, seed="x")  # type: ignore[arg-type]
+    with pytest.raises(TrioError):
+        advise_game(game.view(1))  # not the seat to move
+
+
+def test_to_json_has_the_interface_shape() -> None:
+    ev = GameEvaluation(1, 2, (0.25, 0.5, 0.25), (0.01, 0.02, 0.01), 400)
+    assert ev.to_json(12) == {"seat": 1, "after": 12, "to_move": 2,
+                              "win_chance": {"0": 0.25, "1": 0.5, "2": 0.25},
+                              "stderr": {"0": 0.01, "1": 0.02, "2": 0.01}, "samples": 400}
+
+
+# -- advice for the game ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules,reveals", [(Rules(3), 7), (Rules(5, Mode.PICANTE), 16), (Rules(4, teams=True), 9)])
+def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: int) -> None:
+    game = random_position(rules, 8, reveals)
+    assert not game.over
+    view = game.view(game.to_move)
+    adv = advise_game(view, samples=40, seed=2)
+    exact = advise(view)
+    assert adv.objective == "game"
+    assert sorted(adv.evaluations, key=lambda e: str(e.reveal)) is not None
+    assert {e.reveal for e in adv.evaluations} == set(view.legal_reveals())
+    games = [e.p_game for e in adv.evaluations]
+    assert all(p is not None and 0 <= p <= 1 for p in games)
+    assert games == sorted(games, reverse=True)  # type: ignore[type-var]
+    for e in adv.evaluations:
+        ref = exact.get(e.reveal)
+        assert (e.p_trio, e.p_win) == (ref.p_trio, ref.p_win)
+        assert e.p_game_stderr is not None and e.p_game_stderr >= 0
+        js = e.to_json()
+        assert js["p_game"] == round(e.p_game or 0.0, 12) and "p_game_stderr" in js
+    assert "p_game" not in exact.best.to_json()
+    assert advise_game(view, samples=40, seed=2) == adv
+
+
+def test_advise_game_uses_common_random_numbers() -> None:
+    """Two reveals are compared on the same deals: the spread of their difference is far below each one's."""
+    from trio_solver.evaluate import Posterior, playout_outcomes
+
+    game = random_position(Rules(3), 21, 6)
+    view = game.view(game.to_move)
+    exact = advise(view)
+    post = Posterior(view)
+    a, b = exact.evaluations[0], exact.evaluations[1]
+    xa = playout_outcomes(post, a, 0, range(300))
+    xb = playout_outcomes(post, b, 0, range(300))
+    diff = [x - y for x, y in zip(xa, xb)]
+    var = lambda xs: sum((x - sum(xs) / len(xs)) ** 2 for x in xs) / (len(xs) - 1)  # noqa: E731
+    # independent samples would give var(a) + var(b); shared deals give far less
+    assert var(diff) < 0.6 * (var(xa) + var(xb))
+
+
+def test_advise_game_mid_turn() -> None:
+    game = random_position(Rules(4), 5, 10)
+    while not game.turn:
+        game.reveal(game.legal_reveals()[0])
+    view = game.view(game.to_move)
+    adv = advise_game(view, samples=20)
+    assert {e.reveal for e in adv.evaluations} == set(view.legal_reveals())

@@ -1,0 +1,64 @@
+"""The expert bot: legal, deterministic per seed, its budget, and whole games in every setting."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers_positions import ALL_RULES, random_position
+from trio_solver.bots import make_bot
+from trio_solver.errors import ViewError
+from trio_solver.expert import ExpertBot
+from trio_solver.reveal import Reveal
+from trio_solver.rules import Mode, Rules
+from trio_solver.simulate import play_game, run_tournament
+
+
+def test_expert_is_deterministic_per_seed() -> None:
+    picks = []
+    for seed in range(8):
+        game = random_position(Rules(3), seed, 3 * seed)
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        a = ExpertBot(random.Random(seed), budget=60).choose_reveal(view)
+        b = ExpertBot(random.Random(seed), budget=60).choose_reveal(view)
+        assert a == b and a in view.legal_reveals()
+        picks.append(a)
+    assert len(picks) >= 6
+
+
+def test_budget_is_a_parameter_everywhere() -> None:
+    bot = make_bot("expert", random.Random(0), budget=30)
+    assert isinstance(bot, ExpertBot) and bot.budget == 30
+    assert isinstance(make_bot("expert", random.Random(0)), ExpertBot)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ViewError, match="budget"):
+            ExpertBot(random.Random(0), budget=bad)  # type: ignore[arg-type]
+    with pytest.raises(ViewError, match="budget"):
+        run_tournament(Rules(3), ["expert", "memory", "memory"], 1, 0, budget=0)
+    t1 = run_tournament(Rules(3), ["expert", "memory", "memory"], 2, 5, budget=20)
+    t2 = run_tournament(Rules(3), ["expert", "memory", "memory"], 2, 5, budget=20, workers=2)
+    assert [r.winner for r in t1.results] == [r.winner for r in t2.results]
+
+
+@pytest.mark.parametrize("rules", [r for r in ALL_RULES if (r.mode is Mode.SIMPLE or r.players == 3)
+                                   and not (r.teams and r.players == 6)],
+                         ids=lambda r: f"{r.players}-{r.mode.value}{'-teams' if r.teams else ''}")
+def test_expert_plays_whole_games(rules: Rules) -> None:
+    """Games to the end with a small budget (play_game raises on any illegal reveal or swap)."""
+    seats = set(rules.teams_of_seats[0])
+    bots = [make_bot("expert" if s in seats else "solver", random.Random(s), budget=16)
+            for s in range(rules.players)]
+    game = play_game(rules, bots, rng=random.Random(rules.players))
+    assert game.over
+
+
+def test_expert_prefers_a_certain_trio_to_a_search() -> None:
+    # seat 0 holds three 4s at its low end: the trio is certain (p_trio = 1), and taken
+    rest = [v for v in range(1, 13) if v != 4 for _ in range(3)]
+    from trio_solver.engine import Game
+
+    game = Game.from_deal(Rules(3), [[4, 4, 4] + rest[:6], rest[6:15], rest[15:24]], rest[24:33])
+    assert ExpertBot(random.Random(1), budget=10).choose_reveal(game.view(0)) == Reveal.lowest(0)
