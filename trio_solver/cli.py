@@ -185,7 +185,7 @@ def cmd_advise(args: argparse.Namespace) -> str:
     if args.objective == "game":
         from .evaluate import explain
 
-        text += "\n" + "\n".join(explain(view, advice))
+        text += "\n" + "\n".join(explain(record.view(args.seat, args.after), advice))
     return text
 
 
