@@ -277,3 +277,14 @@ def test_team_swaps_at_a_real_table(page: Page) -> None:
     assert saved["events"][:2] == [{"swap": [0, 2], "cards": [9, 12]}, {"swap": [1, 3], "cards": None}]
     # my hand now holds the 12 my partner gave: my highest card is certain
     expect(page.locator("#beliefs .dist[data-name='h0'] .top")).to_have_text("12 · 100%")
+    # a reload (a phone's browser drops pages) loses nothing: the game is offered back
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#resume")).to_contain_text("game at the table (3 events)")
+    page.click("#resume")
+    settle(page)
+    expect(page.locator("#position")).to_contain_text("After 3 of 3 events")
+    page.fill("#entry-text", "l1=2")
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#status")).to_contain_text("l1=2")

@@ -34,6 +34,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -241,6 +242,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                     "record; errors are {\"error\": \"one line\"}.",
     )
     app.state.pool = pool
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and analyses compress well, phones like it
     if cors:
         app.add_middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type"], max_age=600)

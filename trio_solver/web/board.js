@@ -128,7 +128,41 @@ function fillSeatChoice() {
 
 function parseSeat(v) { return v === "none" ? null : v === "all" ? "all" : Number(v); }
 
+// the game being entered or played is kept in the browser, so a reload on the phone loses nothing
+const SAVE_KEY = "trio-board-game";
+
+function saveGame() {
+  if (app.mode === "record" || !app.record) return;
+  try {
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ mode: app.mode, me: app.me, bot: app.playBot, record: app.record }));
+  } catch { /* private mode or full: the download button still works */ }
+}
+
+function savedGame() {
+  try { return JSON.parse(localStorage.getItem(SAVE_KEY) || "null"); } catch { return null; }
+}
+
+function offerResume() {
+  const g = savedGame();
+  $("#resume-box").hidden = !g;
+  if (g) $("#resume").textContent = `Resume the ${g.mode === "play" ? "game against the bots" : "game at the table"} `
+    + `(${g.record.events.length} events)`;
+}
+
+async function resume() {
+  const g = savedGame();
+  if (!g) return;
+  setMode(g.mode);
+  app.me = g.me;
+  app.playBot = g.bot || "memory";
+  await loadRecord(g.record, { seat: g.me });
+  if (g.mode === "table") $("#entry").hidden = false;
+  if (g.mode === "play") { $("#play-moves").hidden = false; await botsMove(); }
+  $("#resume-box").hidden = true;
+}
+
 async function replay(pos = "keep") {
+  saveGame();
   const data = await api("replay", { record: app.record, seat: app.seat });
   app.frames = data.frames;
   app.replaySeat = data.seat;
@@ -603,6 +637,7 @@ function setMode(mode) {
   for (const id of ["#board", "#beliefs-panel", "#advice-panel", "#analysis-panel"]) $(id).hidden = true;
   app.record = null; app.frames = []; app.analysis = null; app.hint = false;
   $("#entry").hidden = true; $("#play-moves").hidden = true;
+  $("#resume-box").hidden = true;
   showError("");
 }
 
@@ -654,6 +689,9 @@ function init() {
   $("#entry-undo").addEventListener("click", () => guarded(undoLast));
   $("#play-form").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(startPlay); });
   $("#hint").addEventListener("click", () => { app.hint = true; guarded(showPosition); });
+  $("#resume").addEventListener("click", () => guarded(resume));
+  $("#forget").addEventListener("click", () => { localStorage.removeItem(SAVE_KEY); offerResume(); });
+  offerResume();
   document.body.dataset.ready = "1";
 }
 
