@@ -88,6 +88,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     replay = cli_json(capsys, "replay", "--json", str(path))
     frames = replay["frames"]
     n = len(frames) - 1
+    expect(page.locator("#resume-box")).to_be_hidden()  # no game kept in this browser
     load_example(page, "full_deal_4p.json")
     expect(page.locator("#position")).to_contain_text(f"After {n} of {n} events")
     expect(page.locator("#table .seat")).to_have_count(4)
