@@ -23,7 +23,8 @@ from .facts import STATE_BUDGET
 __all__ = ["main"]
 
 PROG = "trio-solver"
-COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play")
+COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play", "engine",
+            "serve")
 
 
 class UsageError(Exception):
@@ -107,33 +108,14 @@ def cmd_validate(args: argparse.Namespace) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-    from .render import describe_event, frame, render_frame
+    from .protocol import replay_json
+    from .render import render_frame
 
     record = _load(args.file)
-    seat = args.seat
-    if seat == "default":
-        seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
-    if seat == "all" and record.deal is None:
-        raise RecordError("--seat", "'all' needs a record with the whole deal")
-    last = len(record.events) if args.after is None else args.after
-    if not 0 <= last <= len(record.events):
-        raise RecordError("--after", f"expected 0 to {len(record.events)} events, got {last}")
-    if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
-        record.view(seat)  # raises: this record does not know that seat's hand
-    # the events as the chosen view saw them: other teams' swap values stay secret
-    shown = record.events if seat == "all" else record.view(seat).events
-    frames = []
-    for k, state in enumerate(record.states()[: last + 1]):
-        fr = frame(state, seat)
-        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        frames.append((k, label, fr))
+    data = replay_json(record, args.seat, args.after)
     if args.json:
-        return json.dumps({
-            "seat": seat,
-            "frames": [{"after": k, "event": None if k == 0 else k - 1, "description": label, **fr}
-                       for k, label, fr in frames],
-        })
+        return json.dumps(data)
+    frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
     out = []
     for k, label, fr in frames:
         head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
@@ -149,18 +131,11 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
-    from .beliefs import Beliefs
     from .errors import RecordError
+    from .protocol import beliefs_of
 
     record = _load(args.file)
-    if args.seat == "all":
-        raise RecordError("--seat", "beliefs are for one seat or 'none' (a spectator)")
-    view = record.view(args.seat, args.after)
-    beliefs = Beliefs(view, swap_budget=args.swap_budget)
-    if not beliefs.consistent:
-        from .validate import explain_contradiction
-
-        raise explain_contradiction(record)
+    beliefs = beliefs_of(record, args.seat, args.after, args.swap_budget)
     data = beliefs.to_json(args.after)
     if args.list:
         from . import csp
@@ -173,7 +148,7 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
                 {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
             ]
         else:
-            data["placements"] = _first_placements(view, beliefs, args.list, args.swap_budget)
+            data["placements"] = _first_placements(beliefs.view, beliefs, args.list, args.swap_budget)
     if args.json:
         return json.dumps(data)
     return _beliefs_text(data)
@@ -244,22 +219,12 @@ def _beliefs_text(data: dict[str, Any]) -> str:
 
 
 def cmd_advise(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-    from .search import advise
+    from .protocol import advise_result
 
     record = _load(args.file)
-    if args.seat == "all" or args.seat is None:
-        raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
-    view = record.view(args.seat, args.after)
-    if args.objective == "game":
-        from .evaluate import advise_game
-
-        advice = advise_game(view, samples=args.samples, seed=args.seed)
-    else:
-        advice = advise(view, args.objective)
+    advice, data = advise_result(record, args.seat, args.after, args.objective, samples=args.samples,
+                                 seed=args.seed)
     if args.json:
-        data = advice.to_json()
-        data["after"] = len(view.events) if args.after is None else args.after
         return json.dumps(data)
     from .advice_text import advice_text
 
@@ -267,23 +232,19 @@ def cmd_advise(args: argparse.Namespace) -> str:
     if args.objective == "game":
         from .evaluate import explain
 
-        text += "\n" + "\n".join(explain(view, advice))
+        text += "\n" + "\n".join(explain(record.view(args.seat, args.after), advice))
     return text
 
 
 def cmd_evaluate(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-    from .evaluate import evaluate
+    from .protocol import evaluate_result
     from .render import seat_name
 
     record = _load(args.file)
-    if args.seat == "all":
-        raise RecordError("seat", "evaluate is for one seat or 'none' (a spectator)")
-    view = record.view(args.seat, args.after)
-    result = evaluate(view, samples=args.samples, seed=args.seed)
-    after = len(view.events) if args.after is None else args.after
+    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed)
+    after = data["after"]
     if args.json:
-        return json.dumps(result.to_json(after))
+        return json.dumps(data)
     who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
     lines = [f"Chance to win the game, seen by {who} after {after} events "
              f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
@@ -304,11 +265,9 @@ def cmd_analyse(args: argparse.Namespace) -> str:
         return _analyse_many(args, paths)
     if args.reports:
         raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
-    from .analysis import analyse
+    from .protocol import analysis_of
 
     record = _load(paths[0])
-    if not record.known_seats():
-        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -316,7 +275,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
             sys.stderr.write(_bar(done, total, "positions analysed"))
             sys.stderr.flush()
 
-    result = analyse(record, progress, samples=_samples(args), seed=args.seed)
+    result = analysis_of(record, progress, samples=_samples(args), seed=args.seed)
     if show:
         sys.stderr.write("\n")
     if args.html:
@@ -520,6 +479,23 @@ def cmd_play(args: argparse.Namespace) -> str:
     return ""
 
 
+def cmd_engine(args: argparse.Namespace) -> str:
+    from .protocol import run_engine
+
+    run_engine(sys.stdin.buffer, sys.stdout.buffer)
+    return ""
+
+
+def cmd_serve(args: argparse.Namespace) -> str:
+    try:
+        from .service import serve
+    except ImportError as e:
+        raise UsageError(f"the HTTP service needs the serve extra: pip install 'trio-solver[serve]' ({e.name} missing)") from None
+    serve(host=args.host, port=args.port, workers=args.workers, timeout=args.timeout, cors=args.cors,
+          queue=args.queue, log_level=args.log_level)
+    return ""
+
+
 # -- the parser ---------------------------------------------------------------------
 
 
@@ -625,6 +601,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
     sp.add_argument("--delay", type=_seconds, default=None,
                     help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
+
+    add("engine", cmd_engine, "answer JSON requests, one per line, on standard input (docs/INTERFACE.md)")
+
+    sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
+    sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sp.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
+    sp.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                    help="time limit of one request (default 30)")
+    sp.add_argument("--queue", type=_positive, default=64,
+                    help="requests waiting or running at most; more are answered 503 busy (default 64)")
+    sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
+                    help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     return p
 
 

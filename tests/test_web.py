@@ -1,0 +1,291 @@
+"""The web board in a real browser: Playwright driving Debian's Chromium against a live service."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from helpers_service import live_server
+from trio_solver.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+TIMEOUT = 60_000  # ms: the machine may be busy
+expect.set_options(timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with live_server(workers=2, timeout=120) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url + "/")
+    pg.wait_for_selector("body[data-ready]")
+    yield pg
+    context.close()
+    assert errors == [], errors  # no uncaught JavaScript error on the page
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has no request in flight (the board marks ``body[data-busy]``)."""
+    page.wait_for_selector("body[data-ready]:not([data-busy])", state="attached")
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def cli_error(capsys: pytest.CaptureFixture[str], path: Path) -> str:
+    capsys.readouterr()
+    assert main(["validate", str(path)]) == 1
+    return capsys.readouterr().err.strip().split(f"{path}: ", 1)[1]
+
+
+def advice_rows(page: Page) -> list[tuple[str, str, str]]:
+    rows = page.locator("#advice tbody tr")
+    return [(r.get_attribute("data-reveal") or "", r.locator("td").nth(1).inner_text(), r.locator("td").nth(2).inner_text())
+            for r in rows.all()]
+
+
+def short(r: dict[str, int]) -> str:
+    (k, v), = r.items()
+    return {"centre": "c", "lowest": "l", "highest": "h"}[k] + str(v)
+
+
+def load_example(page: Page, name: str) -> None:
+    page.select_option("#example", name)
+    expect(page.locator("#board")).to_be_visible()
+    page.wait_for_selector("#beliefs .dist")
+
+
+def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT / "examples" / "full_deal_4p.json"
+    replay = cli_json(capsys, "replay", "--json", str(path))
+    frames = replay["frames"]
+    n = len(frames) - 1
+    expect(page.locator("#resume-box")).to_be_hidden()  # no game kept in this browser
+    load_example(page, "full_deal_4p.json")
+    expect(page.locator("#position")).to_contain_text(f"After {n} of {n} events")
+    expect(page.locator("#table .seat")).to_have_count(4)
+    page.locator("body").press("ArrowLeft")  # the keyboard steps too
+    expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
+    expect(page.locator("#event-desc")).to_have_text(f"Event {n - 2}: {frames[n - 1]['description']}")
+    page.click("#first")
+    expect(page.locator("#position")).to_contain_text(f"After 0 of {n} events")
+    for k in (1, 2, 3):
+        page.click("#next")
+        expect(page.locator("#position")).to_contain_text(f"After {k} of {n} events")
+        expect(page.locator("#event-desc")).to_have_text(f"Event {k - 1}: {frames[k]['description']}")
+        # every hand as the frame has it (the default view of a full deal shows every hand)
+        for hand in frames[k]["hands"]:
+            cards = page.locator(f"#table .seat[data-seat='{hand['seat']}'] .cards").first.locator(".card")
+            expect(cards).to_have_text([str(v) for v in hand["cards"]] or ["–"])
+        slots = page.locator("#table .centre .slot .card")
+        expect(slots).to_have_count(len(frames[k]["centre"]))
+    page.locator("#slider").fill("5")
+    expect(page.locator("#position")).to_contain_text(f"After 5 of {n} events")
+    # the analysis chart: a point opens its position
+    page.click("#analyse")
+    point = page.locator("#chart circle.pt[data-after='7']")
+    point.click()
+    expect(page.locator("#position")).to_contain_text(f"After 7 of {n} events")
+    expect(page.locator("#decisions li")).not_to_have_count(0)
+
+
+def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT / "examples" / "full_deal_4p.json"
+    n = len(json.loads(path.read_text())["events"])
+    load_example(page, "full_deal_4p.json")
+    page.click("#prev")
+    expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
+    expect(page.locator("#advice tbody tr").first).to_be_visible()
+    for objective in ("trio", "win"):
+        page.select_option("#objective", objective)
+        want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0",
+                        "--objective", objective)
+        rows = [(short(r["reveal"]), f"{r['p_trio']:.4f}", f"{r['p_win']:.4f}") for r in want["reveals"]]
+        expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
+        expect(page.locator("#advice-note")).to_contain_text(f"“{objective}”")
+        assert advice_rows(page) == rows
+    # the chance to win the game after each reveal: the p_game column
+    page.select_option("#objective", "game")
+    want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0", "--objective", "game")
+    expect(page.locator("#advice-note")).to_contain_text("“game”")
+    expect(page.locator("#advice th.game-col")).to_be_visible()
+    shown = [(r.get_attribute("data-reveal"), r.locator("td").nth(3).inner_text())
+             for r in page.locator("#advice tbody tr").all()]
+    assert shown == [(short(r["reveal"]), f"{r['p_game']:.4f}") for r in want["reveals"]]
+    # the beliefs shown are those of the seat to move: one box per centre slot and hand end
+    beliefs = cli_json(capsys, "beliefs", "--json", str(path), "--after", str(n - 1), "--seat", "0")
+    names = {f"c{s}" for s in beliefs["centre"]} | {f"{e}{s}" for s in beliefs["lowest"] for e in "lh"}
+    assert {d.get_attribute("data-name") for d in page.locator("#beliefs .dist").all()} == names
+
+
+def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    example = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
+    me = example["viewer"]["seat"]
+    page.click("button[data-mode=table]")
+    page.select_option("#t-players", "3")
+    page.select_option("#t-mode", "picante")
+    page.fill("#t-seat", str(me))
+    page.fill("#t-first", str(example["first_player"]))
+    page.fill("#t-hand", " ".join(map(str, example["viewer"]["hand"])))
+    page.click("#t-start")
+    page.wait_for_selector("#entry-targets button")
+    count = 0
+    for k, event in enumerate(example["events"]):
+        for j, r in enumerate(event["reveals"]):
+            target = short({key: v for key, v in r.items() if key != "value"})
+            text = f"{target}={r['value']}"
+            if count % 2:  # typed
+                page.fill("#entry-text", text)
+                page.press("#entry-text", "Enter")
+            else:  # clicked: the place, then the value (own cards need no value)
+                page.click(f"#entry-targets button[data-target='{target}']")
+                if int(target[1:]) != me or target[0] == "c":
+                    page.click(f"#entry-values button[data-value='{r['value']}']")
+            count += 1
+            settle(page)
+            expect(page.locator("#status")).to_contain_text(text)
+            expect(page.locator("#error")).to_be_hidden()
+            expect(page.locator("#beliefs .dist").first).to_be_visible()
+        if k == 0:
+            # now it is my turn: the advice list is there and matches the command
+            part = dict(example, events=example["events"][:1])
+            p = tmp_path / "part.json"
+            p.write_text(json.dumps(part))
+            want = cli_json(capsys, "advise", "--json", str(p))
+            rows = [(short(x["reveal"]), f"{x['p_trio']:.4f}", f"{x['p_win']:.4f}") for x in want["reveals"]]
+            expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
+            assert advice_rows(page) == rows
+    n = len(example["events"])
+    expect(page.locator("#position")).to_contain_text(f"After {n} of {n} events")
+    with page.expect_download() as dl:
+        page.click("#download")
+    saved = json.loads(Path(dl.value.path()).read_text())
+    assert saved["events"] == example["events"]
+    assert saved["viewer"] == example["viewer"] and saved["rules"]["mode"] == "picante"
+    # undo takes the last reveal back
+    page.click("#entry-undo")
+    expect(page.locator("#status")).not_to_contain_text("Working")
+    with page.expect_download() as dl:
+        page.click("#download")
+    undone = json.loads(Path(dl.value.path()).read_text())
+    assert undone["events"][-1]["reveals"] == example["events"][-1]["reveals"][:-1]
+
+
+def test_a_bad_record_gives_a_readable_message(page: Page, capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    page.fill("#paste", "{this is not a record")
+    page.click("#load-paste")
+    expect(page.locator("#error")).to_be_visible()
+    expect(page.locator("#error")).to_contain_text("not JSON")
+    bad = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
+    bad["events"][2]["reveals"][0]["value"] = 13
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(bad))
+    line = cli_error(capsys, p)
+    assert line.startswith("event 2")
+    page.fill("#paste", json.dumps(bad))
+    page.click("#load-paste")
+    expect(page.locator("#error")).to_have_text(line)
+    # a file with the same problem, chosen with the file input
+    page.set_input_files("#file", str(p))
+    expect(page.locator("#error")).to_have_text(line)
+    # a good record clears the message
+    load_example(page, "teams_4p.json")
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def test_phone_width_and_play_against_bots(browser: Browser, url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready]")
+    load_example(page, "in_progress_5p.json")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    page.click("button[data-mode=play]")
+    page.fill("#p-seed", "4")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_selector("#play-legal button")
+    expect(page.locator("#advice tbody tr")).to_have_count(0)
+    page.click("#hint")
+    expect(page.locator("#advice tbody tr").first).to_be_visible()
+    best = page.locator("#advice tbody tr").first.get_attribute("data-reveal")
+    page.click(f"#play-legal button[data-reveal='{best}']")
+    expect(page.locator("#status")).to_contain_text(f"{best}=")
+    page.wait_for_function("document.querySelector('#play-legal button') || "
+                           "document.querySelector('#play-prompt').textContent.includes('won')")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    with page.expect_download() as dl:
+        page.click("#download")
+    saved = json.loads(Path(dl.value.path()).read_text())
+    assert saved["events"] and saved["deal"]
+    first_reveal = next(e for e in saved["events"] if e["turn"] == 0)["reveals"][0] if any(
+        e["turn"] == 0 for e in saved["events"]) else None
+    assert first_reveal is not None and short({k: v for k, v in first_reveal.items() if k != "value"}) == best
+    context.close()
+
+
+def test_team_swaps_at_a_real_table(page: Page) -> None:
+    page.click("button[data-mode=table]")
+    page.select_option("#t-players", "4")
+    page.select_option("#t-teams", "yes")
+    page.fill("#t-seat", "0")
+    page.fill("#t-hand", "1 2 3 4 5 6 7 8 9")
+    page.click("#t-start")
+    settle(page)
+    for text in ("swap 0 2 9 12", "swap 1 3", "l0=1"):
+        page.fill("#entry-text", text)
+        page.press("#entry-text", "Enter")
+        settle(page)
+        expect(page.locator("#status")).to_contain_text(text)
+        expect(page.locator("#error")).to_be_hidden()
+    with page.expect_download() as dl:
+        page.click("#download")
+    saved = json.loads(Path(dl.value.path()).read_text())
+    assert saved["rules"]["teams"] is True
+    assert saved["events"][:2] == [{"swap": [0, 2], "cards": [9, 12]}, {"swap": [1, 3], "cards": None}]
+    # my hand now holds the 12 my partner gave: my highest card is certain
+    expect(page.locator("#beliefs .dist[data-name='h0'] .top")).to_have_text("12 · 100%")
+    # a reload (a phone's browser drops pages) loses nothing: the game is offered back
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#resume")).to_contain_text("game at the table (3 events)")
+    page.click("#resume")
+    settle(page)
+    expect(page.locator("#position")).to_contain_text("After 3 of 3 events")
+    page.fill("#entry-text", "l1=2")
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#status")).to_contain_text("l1=2")
