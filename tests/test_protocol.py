@@ -37,7 +37,12 @@ def cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     prefix = "trio-solver: "
     assert err.startswith(prefix)
     line = err[len(prefix):].strip()
-    return line.split(": ", 1)[1] if line.startswith(argv[1]) else line  # drop the "FILE: " the CLI adds
+    line = line.split(": ", 1)[1] if line.startswith(argv[1]) else line  # drop the "FILE: " the CLI adds
+    # the command names its option (--seat), a request its argument (seat): otherwise the same line
+    for option in ("--seat", "--after"):
+        if line.startswith(option + ": "):
+            line = line[2:]
+    return line
 
 
 def doc(path: Path) -> dict[str, Any]:
