@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     rays = {}
     for cpus in (1, 2):
         start = time.perf_counter()
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+        ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
         up = time.perf_counter() - start
         run_tournament(rules, bots, 2 * cpus, args.seed + 1, backend="ray")  # start the worker processes
         print(f"  (Ray, {cpus} CPU{'s' if cpus > 1 else ''}: local instance started in {up:.1f} s)")

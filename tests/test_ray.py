@@ -22,7 +22,8 @@ from trio_solver.simulate import GameResult, GameTask, play_task, run_tournament
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     """One local Ray instance with 2 CPUs for the whole module (starting one takes seconds)."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             logging_level=logging.WARNING)
     try:
         yield
     finally:

@@ -91,8 +91,10 @@ def run_tasks(fn: Callable[[T], R], tasks: Iterable[T], on_result: Callable[[R],
     docstring.
 
     An exception raised by ``fn`` (on any backend) or by ``on_result`` stops the
-    run: tasks in flight are cancelled, worker processes stopped, a Ray instance
-    started here shut down, and the exception is raised again here (a
+    run: local worker processes are stopped, the Ray instance started (or the
+    connection opened) here is shut down, which ends its tasks (on a Ray instance
+    the caller initialised, the at most ``window`` tasks in flight run to their
+    end), and the exception is raised again here (a
     :class:`~trio_solver.errors.TrioError` as it was raised; any other failure of
     a remote task as :class:`~trio_solver.errors.RunError`). So is
     ``KeyboardInterrupt``. Returns a :class:`RunInfo`.
@@ -325,6 +327,9 @@ def _run_ray(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], worker
             if workers is not None and num_cpus < workers:
                 note(f"--workers {workers} capped at {num_cpus}, the CPUs available to a local Ray instance")
             options["num_cpus"] = num_cpus
+            # "local": always a new private instance. Ray's default (no address) would join any
+            # cluster it finds on this machine (RAY_ADDRESS, or one another user started).
+            options["address"] = "local"
         else:
             _probe(address)
             options["address"] = address
@@ -381,11 +386,10 @@ def _ray_loop(ray: Any, fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter
                 except RayError as e:
                     raise RunError(f"task {s} failed on Ray (after {max_retries} retries): {_one_line(e)}") from None
                 emit.put(s, result)
-    except BaseException:
-        for ref in pending:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:  # noqa: BLE001 - best effort while stopping
-                pass
-        raise
+    finally:
+        # The tasks still in flight (at most a window of them) are not cancelled one by one:
+        # ray.cancel racing a task's completion can crash Ray's core worker (a failed check in
+        # task_manager.cc, Ray 2.60). ray.shutdown() ends them when the instance or the
+        # connection is ours; on an instance the caller initialised they run to their end.
+        pending.clear()
     return RunInfo("ray", parallel, emit.count, None)
