@@ -54,7 +54,7 @@ from .errors import IllegalMoveError, RulesError, ViewError
 from .record import Record
 from .reveal import Reveal
 from .rules import COPIES, VALUES, Rules
-from .table import Swap, Turn
+from . import Swap, Turn  # the public event types (not the private table)
 from .view import PlayerView
 
 __all__ = ["GAME_TYPE", "TrioGame", "TrioState", "TrioObserver", "TrioEvaluator", "TrioSpielBot", "SpielBot",
