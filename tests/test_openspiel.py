@@ -51,6 +51,8 @@ def test_load_and_parameters() -> None:
         tos.load(players=7)
     with pytest.raises(RulesError):
         tos.load(players=5, teams=True)
+    with pytest.raises(RulesError):
+        pyspiel.load_game("python_trio", {"players": 4, "mode": "spicy"})
 
 
 @pytest.mark.parametrize("params", [{"players": 3, "max_reveals": 120},

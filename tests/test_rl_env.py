@@ -13,12 +13,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from trio_solver.sampling import sample_game
 from trio_solver import Game, Reveal, Rules
 from trio_solver.bots import make_bot
 from trio_solver.envs import trio_v0
 from trio_solver.envs.agents import BotAgent, PolicyBot, match_action
-from trio_solver.envs.core import ActionCodec, Encoder, TrioMatch
+from trio_solver.envs.core import ActionCodec, Encoder, TrioMatch, sample_game
 from trio_solver.errors import IllegalMoveError, RulesError
 from trio_solver.rules import VALUES
 from trio_solver.simulate import play_game
@@ -121,6 +120,9 @@ def test_illegal_actions() -> None:
     bad = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else 99
     with pytest.raises(IllegalMoveError):
         env.step(99)
+    for junk in ("c0", 1.5, True, None):
+        with pytest.raises(IllegalMoveError):
+            env.step(junk)
     with pytest.raises(IllegalMoveError):
         env.step(bad if bad != 99 else 100)
     # the wrapped env, like PettingZoo's classic games: -1 to the offender, the game ends
@@ -159,8 +161,6 @@ def test_bad_settings() -> None:
 @given(st.sampled_from(SETTINGS), st.integers(0, 10**6), st.integers(0, 80), st.data())
 def test_observation_is_what_the_seat_may_see(rules: Rules, seed: int, steps: int, data: st.DataObject) -> None:
     """Right about the true state, and blind to everything the seat may not see."""
-    from trio_solver import Beliefs
-
     match = TrioMatch(Game.deal(rules, seed=seed))
     drive(match, random.Random(seed), steps)
     assume(not match.over)
@@ -190,7 +190,7 @@ def test_observation_is_what_the_seat_may_see(rules: Rules, seed: int, steps: in
     trios = enc.piece(obs, "trios")
     assert trios.sum() == sum(len(t) for t in view.trios)
     # nothing it says depends on a card the seat has not seen: another deal behind the same view
-    other = sample_game(Beliefs(view), random.Random(seed + 1))
+    other = sample_game(view, random.Random(seed + 1))
     other_view = other.view(seat)
     assert (enc.encode(other_view, current=match.current, swap_phase=match.swap_phase) == obs).all()
 

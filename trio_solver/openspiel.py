@@ -46,11 +46,11 @@ import numpy as np
 import pyspiel
 
 from .beliefs import Beliefs
-from .sampling import game_from_placement, initial_deal, sample_game
+from .sampling import initial_deal
 from .bots import Bot, make_bot
 from .engine import Deal, Game
 from .envs.agents import match_action
-from .envs.core import DEFAULT_MAX_REVEALS, Encoder, TrioMatch, utility_bounds
+from .envs.core import DEFAULT_MAX_REVEALS, Encoder, TrioMatch, sample_game, utility_bounds
 from .errors import IllegalMoveError, RulesError, ViewError
 from .record import Record
 from .reveal import Reveal
@@ -441,19 +441,6 @@ class TrioSpielBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
 
-def _sample_game(view: PlayerView, rng: random.Random) -> Game:
-    """A true state consistent with ``view``, drawn from the exact posterior."""
-    beliefs = Beliefs(view)
-    if not beliefs.approximate:
-        return sample_game(beliefs, rng)
-    for _ in range(200):
-        try:
-            return game_from_placement(view, beliefs.facts, beliefs.sample(rng), rng)
-        except ViewError:
-            continue
-    raise ViewError("could not draw a deal that fits this history (too many secret swaps)")
-
-
 def state_from_view(game: TrioGame, view: PlayerView, *, swap: bool, rng: random.Random) -> TrioState:
     """A ``python_trio`` state at the decision of ``view.seat`` that the seat cannot tell from the real one.
 
@@ -467,7 +454,7 @@ def state_from_view(game: TrioGame, view: PlayerView, *, swap: bool, rng: random
     rules = game.rules
     if view.rules != rules:
         raise ViewError("the view's rules are not the game's")
-    target = _sample_game(view, rng)
+    target = sample_game(view, rng)
     record = Record.from_game(target)
     assert record.deal is not None
     state = game.new_initial_state()

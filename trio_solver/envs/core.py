@@ -63,20 +63,23 @@ zeros where the reveal is not legal).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import sampling
 from ..beliefs import Beliefs
 from ..bots import Memory
 from ..engine import Game
-from ..errors import IllegalMoveError, TrioError
+from ..errors import IllegalMoveError, TrioError, ViewError
 from ..reveal import Reveal, Revealed
 from ..rules import VALUES, Rules
 from ..view import PlayerView
 
-__all__ = ["ActionCodec", "TrioMatch", "Encoder", "PublicMemory", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS"]
+__all__ = ["ActionCodec", "TrioMatch", "Encoder", "PublicMemory", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS",
+           "utility_bounds", "sample_game"]
 
 #: Reveals after which a game without a winner stops as a draw.
 DEFAULT_MAX_REVEALS = 1000
@@ -356,6 +359,24 @@ class TrioMatch:
         side = set(self.rules.teams_of_seats[self.rules.team_of(winner)])
         lose = -len(side) / (n - len(side))
         return [1.0 if s in side else lose for s in range(n)]
+
+
+def sample_game(view: PlayerView, rng: random.Random, tries: int = 200) -> Game:
+    """A true state consistent with ``view``, drawn from the exact posterior of :class:`~trio_solver.Beliefs`.
+
+    When too many secret swaps make the beliefs approximate, placements of the relaxed
+    model are drawn until one reproduces the history (raises
+    :class:`~trio_solver.errors.ViewError` after ``tries`` misses).
+    """
+    beliefs = Beliefs(view)
+    if not beliefs.approximate:
+        return sampling.sample_game(beliefs, rng)
+    for _ in range(tries):
+        try:
+            return sampling.game_from_placement(view, beliefs.facts, beliefs.sample(rng), rng)
+        except ViewError:
+            continue
+    raise ViewError("could not draw a deal that fits this history (too many secret swaps)")
 
 
 def utility_bounds(rules: Rules) -> tuple[float, float]:

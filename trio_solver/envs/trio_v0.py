@@ -172,7 +172,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         if action is None:
             raise IllegalMoveError(f"{agent} must act: None is only for agents whose game is over")
         self._cumulative_rewards[agent] = 0.0
-        match.apply(int(action))
+        match.apply(action)
         if match.over:
             returns = match.returns()
             for a in self.agents:
@@ -187,8 +187,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         else:
             self._clear_rewards()
             self.agent_selection = self._agent_of(match.current)
-        if self.render_mode == "ansi":
-            pass  # rendering is on demand: render() returns the text
 
     def render(self) -> str | None:
         """The whole table as text (``render_mode="ansi"``); ``None`` with a warning otherwise."""
