@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from trio_solver import Record, Rules
-from trio_solver.analysis import ACCURATE, THRESHOLDS
+from trio_solver.analysis import ACCURATE, ACCURATE_GAME, GAME_THRESHOLDS, THRESHOLDS
 from trio_solver.cli import build_parser, main
 from trio_solver.facts import STATE_BUDGET
 from trio_solver.record import MAX_EVENTS, MAX_RECORD_BYTES
@@ -149,9 +149,11 @@ def test_every_json_block_of_interface_md_is_json() -> None:
 
 def test_interface_md_figures_are_the_library_constants() -> None:
     text = flat(INTERFACE_MD)
-    for threshold, label in THRESHOLDS:
+    for threshold, label in GAME_THRESHOLDS:
         assert f"at least {threshold:.2f} *{label}*" in text
-    assert f"a loss below {ACCURATE}" in text
+    quick = " / ".join(f"{t:.2f}" for t, _ in reversed(THRESHOLDS))
+    assert f"labels at {quick}" in text
+    assert f"a loss below {ACCURATE}" in text and f"loss below {ACCURATE_GAME}, or below twice" in text
     assert f"default {STATE_BUDGET} lattice states" in text
     assert f"({MAX_RECORD_BYTES // (1024 * 1024)} MB" in text
 

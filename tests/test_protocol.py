@@ -115,7 +115,7 @@ def test_errors_are_the_cli_lines(capsys: pytest.CaptureFixture[str], tmp_path: 
     other = (rec["viewer"]["seat"] + 1) % 3
     line = cli_error(capsys, "beliefs", str(ROOT / "examples" / "viewer_3p_picante.json"), "--seat", str(other))
     assert err({"op": "beliefs", "record": rec, "seat": other})["error"] == line
-    # a record that breaks the rules: the event index as in RECORD.md
+    # a record that breaks the rules: the event index as in docs/RECORD.md
     bad = json.loads(json.dumps(rec))
     bad["events"][1]["turn"] = 0
     p = tmp_path / "bad.json"

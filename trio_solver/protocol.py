@@ -1,4 +1,4 @@
-"""The operations of the engine protocol and the HTTP service (INTERFACE.md).
+"""The operations of the engine protocol and the HTTP service (docs/INTERFACE.md).
 
 One request is a JSON object ``{"op": NAME, ...arguments}``; :func:`handle`
 turns it into the ``result`` object or raises a :class:`~trio_solver.errors.TrioError`
