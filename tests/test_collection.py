@@ -16,16 +16,13 @@ import pytest
 from trio_solver.analysis import analyse
 from trio_solver.bots import make_bot
 from trio_solver.cli import main
-from trio_solver.collection import analyse_files, map_local, record_paths
+from trio_solver.collection import analyse_files, record_paths
 from trio_solver.record import Record
 from trio_solver.rules import Rules
 from trio_solver.simulate import play_game
 
 NAMES = ["Ann", "Ben", "Cat"]
 
-
-def _square(x: int) -> int:
-    return x * x
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +38,11 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def test_map_local_keeps_order() -> None:
-    items = list(range(7))
-    assert list(map_local(_square, items, 1)) == list(map_local(_square, items, 2)) == [x * x for x in items]
+def test_the_collection_does_not_depend_on_the_workers(games: Path) -> None:
+    paths = record_paths([str(games)])
+    one = analyse_files(paths, samples=0, workers=1).to_json()
+    two = analyse_files(paths, samples=0, workers=2).to_json()
+    assert one == two and [o["path"] for o in one["files"]] == paths
 
 
 def test_totals_per_name_are_the_sums_of_the_games(games: Path) -> None:

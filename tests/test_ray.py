@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import logging
 import os
 import signal
@@ -14,6 +15,7 @@ import pytest
 import ray
 
 from trio_solver.errors import ViewError
+from trio_solver.record import Record
 from trio_solver.parallel import run_tasks
 from trio_solver.rules import Mode, Rules
 from trio_solver.simulate import GameResult, GameTask, play_task, run_tournament
@@ -141,3 +143,19 @@ def test_a_killed_worker_costs_only_its_game(ray_instance: None) -> None:
     assert sorted(indices) == list(range(12)), "every game finished exactly once"
     assert _stable(disturbed.to_json()) == _stable(undisturbed.to_json())
     assert disturbed.results == undisturbed.results
+
+
+def test_a_collection_analysed_on_ray_is_the_local_one(ray_instance: None, tmp_path: Path) -> None:
+    """``analyse DIR --backend ray`` gives the summary of the local pool, game for game."""
+    from trio_solver.collection import analyse_files
+    from trio_solver.engine import play_random_game
+
+    paths = []
+    for k in range(3):
+        game = play_random_game(Rules(3), random.Random(k))
+        path = tmp_path / f"g{k}.json"
+        Record.from_game(game, names=["Ann", "Ben", "Cy"]).save(path)
+        paths.append(str(path))
+    local = analyse_files(paths, samples=0, workers=1).to_json()
+    on_ray = analyse_files(paths, samples=0, backend="ray").to_json()
+    assert on_ray == local and local["games"] == 3

@@ -319,7 +319,9 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
             sys.stderr.write(_bar(done, total, "games"))
             sys.stderr.flush()
 
-    result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed)
+    _check_backend_args(args)
+    result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed,
+                           backend=args.backend, ray_address=args.ray_address, on_note=_note)
     if show:
         sys.stderr.write("\n")
     if not result.analysed:
@@ -564,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--csv", action="store_true", help="print the per-player summary as CSV (a collection)")
     sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
                                                      "(a collection)")
-    sp.add_argument("--workers", type=_positive, default=1, help="processes for a collection (default 1)")
+    add_backend_options(sp, "games of a collection")
     sp.add_argument("--samples", type=_positive, default=None, metavar="K",
                     help="playouts per candidate reveal when judging by the chance to win the game (default 48; "
                          "more is steadier and slower)")

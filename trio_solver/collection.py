@@ -1,7 +1,7 @@
 """Analysis of many games: one summary per player name across a collection of records.
 
-:func:`analyse_files` analyses every record (in parallel processes through
-:func:`map_local`, the one place to swap for another executor) and
+:func:`analyse_files` analyses every record (on local processes or Ray tasks, through
+:func:`trio_solver.parallel.run_tasks`, the executor tournaments use too) and
 :class:`Collection` sums the per-seat figures of each game by the player's
 name: games, wins (a team win counts for every partner), scored decisions,
 accuracy, average loss and the counts by label. A record that cannot be read
@@ -13,32 +13,19 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .parallel import run_tasks
 from .analysis import DEFAULT_SAMPLES, Analysis, analyse
 from .errors import TrioError
 from .record import Record
 
-__all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths", "map_local"]
+__all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def map_local(fn: Callable[[T], R], items: Sequence[T], workers: int = 1) -> Iterator[R]:
-    """``fn`` over ``items`` in order, in ``workers`` local processes (``1``: in this process).
-
-    Results come back in the order of ``items`` whatever the number of workers.
-    """
-    if workers <= 1 or len(items) <= 1:
-        for item in items:
-            yield fn(item)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(fn, items)
 
 
 def record_paths(args: Sequence[str]) -> list[str]:
@@ -176,15 +163,24 @@ class Collection:
         return "\n".join(lines)
 
 
-def analyse_files(paths: Sequence[str], *, workers: int = 1,
+def analyse_files(paths: Sequence[str], *, workers: int | None = None,
                   progress: Callable[[int, int], None] | None = None, samples: int = DEFAULT_SAMPLES,
-                  seed: int = 0) -> Collection:
+                  seed: int = 0, backend: str = "local", ray_address: str | None = None,
+                  on_note: Callable[[str], None] | None = None) -> Collection:
     """Analyse every record of ``paths`` (in order) as :func:`~trio_solver.analysis.analyse` does with
-    ``samples`` and ``seed``; ``progress(done, total)`` after each. The results do not depend on ``workers``."""
+    ``samples`` and ``seed``; ``progress(done, total)`` after each.
+
+    The games run through :func:`trio_solver.parallel.run_tasks` (``backend`` ``"local"``: processes of
+    this machine, ``"ray"``: Ray tasks, retried if a worker dies); the results do not depend on the
+    backend or on ``workers``."""
     out = Collection()
     jobs = [(p, samples, seed) for p in paths]
-    for k, outcome in enumerate(map_local(_analyse_path, jobs, workers), 1):
+
+    def done(outcome: GameOutcome) -> None:
         out.outcomes.append(outcome)
         if progress is not None:
-            progress(k, len(paths))
+            progress(len(out.outcomes), len(paths))
+
+    run_tasks(_analyse_path, jobs, done, backend=backend, workers=workers, ray_address=ray_address,
+              ordered=True, total=len(jobs), on_note=on_note)
     return out
