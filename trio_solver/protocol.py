@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
+from ._json import strict_loads
 from .errors import RecordError, TrioError
 from .record import MAX_RECORD_BYTES, Record
 
@@ -165,19 +166,6 @@ def analysis_of(record: Record, progress: Callable[[int, int], None] | None = No
 # -- reading requests ------------------------------------------------------------------
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k[:40]!r}")
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _kind(x: Any) -> str:
     if x is None:
         return "null"
@@ -197,13 +185,9 @@ def parse_request(text: str | bytes) -> dict[str, Any]:
         except UnicodeDecodeError as e:
             raise RequestError(f"request is not UTF-8 text (byte {e.start})") from None
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except json.JSONDecodeError as e:
-        raise RequestError(f"request is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except RecursionError:
-        raise RequestError("request JSON nested too deeply") from None
-    except ValueError as e:
-        raise RequestError(f"request is not valid JSON: {str(e)[:200]}") from None
+        data = strict_loads(text, "request")
+    except RecordError as e:
+        raise RequestError(str(e)) from None
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, got {_kind(data)}")
     return data
