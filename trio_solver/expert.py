@@ -52,10 +52,14 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, *, budget: int = DEFAULT_BUDGET,
-                 candidates: int = DEFAULT_CANDIDATES) -> None:
+                 candidates: int = DEFAULT_CANDIDATES, stratify: bool = True, halving: bool = True) -> None:
+        """``stratify`` and ``halving`` switch the two noise reductions off for measurements
+        (``benchmarks/expert_noise.py``); the bot always uses both."""
         self.rng = rng
         self.budget = _check_budget(budget)
         self.candidates = max(1, int(candidates))
+        self.stratify = stratify
+        self.halving = halving
 
     def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
         """The advisor's evaluations, best turn-level score first (ties in the advisor's order)."""
@@ -111,7 +115,7 @@ class ExpertBot:
         """Successive halving with common random numbers: every survivor is played on the same deals."""
         alive = list(range(len(cands)))
         tallies = [Tally.empty() for _ in cands]
-        rounds = max(1, (len(cands) - 1).bit_length())
+        rounds = max(1, (len(cands) - 1).bit_length()) if self.halving else 1
         per_round = self.budget // rounds
         done = 0
         for r in range(rounds):
@@ -120,7 +124,8 @@ class ExpertBot:
             for i in alive:
                 playout_tally(post, cands[i], seed, idx, tallies[i])
             done += share
-            score = {i: tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] for i in alive}
+            score = {i: (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
+                         else tallies[i].mean()) for i in alive}
             alive.sort(key=lambda i: (-round(score[i], 12), i))
             if r < rounds - 1:
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
