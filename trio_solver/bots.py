@@ -26,6 +26,7 @@ from typing import Protocol, runtime_checkable
 from .beliefs import Beliefs
 from .errors import ViewError
 from .expert import ExpertBot
+from .swaps import pairing_swap
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
 from .search import advise
@@ -303,21 +304,9 @@ class SolverBot:
         return best.reveal
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        hand = view.hand or ()
-        if not hand or view.seat is None:
-            return None
-        partner = view.rules.partner(view.seat)
-        if partner is None:
-            return None
-        try:
-            expected = Beliefs(view).expected(partner)
-        except ViewError:
-            expected = {}
-        # give a card the partner most likely pairs with, keeping our own pairs
-        singles = [v for v in sorted(set(hand)) if hand.count(v) == 1]
-        if not singles:
-            return None
-        return max(singles, key=lambda v: (expected.get(v, 0.0), v == SEVEN, -abs(v - 6.5)))
+        return pairing_swap(view)
+
+
 
 
 def _leak(view: PlayerView, reveal: Reveal, e: object, beliefs: Beliefs) -> float:

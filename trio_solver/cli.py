@@ -131,7 +131,6 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
-    from .errors import RecordError
     from .protocol import beliefs_of
 
     record = _load(args.file)
@@ -255,8 +254,6 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
 
 
 def cmd_analyse(args: argparse.Namespace) -> str:
-    from .errors import RecordError
-
     paths = list(args.file)
     many = len(paths) > 1 or (paths[0] != "-" and os.path.isdir(paths[0]))
     if args.csv and not many:

@@ -22,8 +22,8 @@ from .errors import ViewError
 from .evaluate import Posterior, Tally, playout_tally
 from .reveal import Reveal
 from .rollout import public_memory
-from .rules import SEVEN
 from .search import Advice, Evaluation, advise
+from .swaps import pairing_swap
 from .view import PlayerView
 
 __all__ = ["ExpertBot", "DEFAULT_BUDGET", "solver_score"]
@@ -134,17 +134,4 @@ class ExpertBot:
 
     def choose_swap(self, view: PlayerView) -> int | None:
         """Give the partner the single card it most likely pairs with, keeping our own pairs (as ``solver``)."""
-        hand = view.hand or ()
-        if not hand or view.seat is None:
-            return None
-        partner = view.rules.partner(view.seat)
-        if partner is None:
-            return None
-        try:
-            expected = Beliefs(view).expected(partner)
-        except ViewError:
-            expected = {}
-        singles = [v for v in sorted(set(hand)) if hand.count(v) == 1]
-        if not singles:
-            return None
-        return max(singles, key=lambda v: (expected.get(v, 0.0), v == SEVEN, -abs(v - 6.5)))
+        return pairing_swap(view)
