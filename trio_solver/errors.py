@@ -15,6 +15,7 @@ __all__ = [
     "RecordError",
     "ContradictionError",
     "ViewError",
+    "LimitError",
 ]
 
 
@@ -36,6 +37,11 @@ class IllegalMoveError(TrioError):
 
 class ViewError(TrioError):
     """A request for information the chosen view does not have."""
+
+
+class LimitError(TrioError):
+    """A computation stopped at its time limit, or an input beyond a documented size cap
+    (record size, event count, swap budget, worker count)."""
 
 
 class RecordError(TrioError):

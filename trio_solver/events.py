@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ._args import show as _show
 from ._json import fail, is_int, kind
 from .reveal import MAX_INDEX, Reveal, Revealed
 from .rules import VALUES
@@ -148,10 +149,10 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
     if "turn" in ev:
         for key in ev:
             if key not in ("turn", "reveals"):
-                fail(loc, f"unknown key {key!r} in a turn (allowed: turn, reveals)", i)
+                fail(loc, f"unknown key {_show(key)} in a turn (allowed: turn, reveals)", i)
         seat = ev["turn"]
         if not is_int(seat) or not 0 <= seat < players:
-            fail(loc, f"'turn' must be a seat 0 to {players - 1}, got {seat!r}", i)
+            fail(loc, f"'turn' must be a seat 0 to {players - 1}, got {_show(seat)}", i)
         loc = f"event {i} (turn of seat {seat})"
         reveals = ev.get("reveals")
         if not isinstance(reveals, list):
@@ -165,7 +166,7 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
                 fail(rloc, f"expected an object such as {{\"centre\": 3, \"value\": 10}}, got {kind(r)}", i)
             for key in r:
                 if key not in ("centre", "lowest", "highest", "value"):
-                    fail(rloc, f"unknown key {key!r} (allowed: centre, lowest, highest, value)", i)
+                    fail(rloc, f"unknown key {_show(key)} (allowed: centre, lowest, highest, value)", i)
             places = [k for k in ("centre", "lowest", "highest") if k in r]
             if len(places) != 1:
                 fail(rloc, "needs exactly one of 'centre', 'lowest', 'highest'"
@@ -173,12 +174,12 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
             idx = r[places[0]]
             if not is_int(idx) or not 0 <= idx <= MAX_INDEX:
                 fail(rloc, f"'{places[0]}' must be a {'slot' if places[0] == 'centre' else 'seat'} number, "
-                     f"got {idx!r:.40}", i)
+                     f"got {_show(idx, 40)}", i)
             value: int | None = None
             if "value" in r:
                 value = r["value"]
                 if not is_int(value) or value not in VALUES:
-                    fail(rloc, f"'value' must be 1 to 12, got {value!r}", i)
+                    fail(rloc, f"'value' must be 1 to 12, got {_show(value)}", i)
             elif need_values:
                 fail(rloc, "'value' is required in a record without a deal", i)
             parsed.append((Reveal(places[0], idx), value))  # type: ignore[arg-type]
@@ -186,17 +187,17 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
     if "swap" in ev:
         for key in ev:
             if key not in ("swap", "cards"):
-                fail(loc, f"unknown key {key!r} in a swap (allowed: swap, cards)", i)
+                fail(loc, f"unknown key {_show(key)} in a swap (allowed: swap, cards)", i)
         seats = ev["swap"]
         if not isinstance(seats, list) or len(seats) != 2 or not all(is_int(s) and 0 <= s < players for s in seats):
-            fail(loc, f"'swap' must be two seats 0 to {players - 1}, got {seats!r}", i)
+            fail(loc, f"'swap' must be two seats 0 to {players - 1}, got {_show(seats)}", i)
         if "cards" not in ev:
             fail(loc, "'cards' missing (use null when the values were secret)", i)
         cards = ev["cards"]
         if cards is not None and (
             not isinstance(cards, list) or len(cards) != 2 or not all(is_int(c) and c in VALUES for c in cards)
         ):
-            fail(loc, f"'cards' must be two card values 1 to 12 or null, got {cards!r}", i)
+            fail(loc, f"'cards' must be two card values 1 to 12 or null, got {_show(cards)}", i)
         return Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
     fail(loc, "an event is a turn {\"turn\": SEAT, \"reveals\": [...]} or a swap "
          "{\"swap\": [A, B], \"cards\": [VA, VB]}", i)

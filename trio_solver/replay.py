@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from ._args import show as _show
 from ._json import fail
 from .errors import IllegalMoveError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, where
@@ -97,7 +98,7 @@ class Table:
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
         if type(first_player) is not int or not 0 <= first_player < n:
-            raise IllegalMoveError(f"first player must be a seat 0 to {n - 1}, got {first_player!r}")
+            raise IllegalMoveError(f"first player must be a seat 0 to {n - 1}, got {_show(first_player)}")
         self.rules = rules
         self.first_player = first_player
         self._sizes: list[int] = [rules.hand_size] * n
@@ -265,12 +266,12 @@ class Table:
     def check_reveal(self, reveal: Reveal) -> None:
         """Raise :class:`IllegalMoveError` unless ``reveal`` is allowed now."""
         if not isinstance(reveal, tuple) or len(reveal) != 2:
-            raise IllegalMoveError(f"expected a Reveal such as Reveal.centre(3), got {reveal!r:.80}")
+            raise IllegalMoveError(f"expected a Reveal such as Reveal.centre(3), got {_show(reveal, 80)}")
         kind, i = reveal
         if type(i) is not int or (kind != "centre" and kind != "lowest" and kind != "highest"):
             # only a centre slot or one of the two ends of a hand can be asked (docs/RULES.md, "A turn")
             raise IllegalMoveError(
-                f"{tuple(reveal)!r:.80}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
+                f"{_show(tuple(reveal), 80)}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
             )
         if self._winner is not None:
             raise IllegalMoveError(f"{reveal}: the game is over (seat {self._winner} won)")
@@ -382,7 +383,7 @@ class Table:
         n = rules.players
         if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n) or rules.partner(a) != b:
             raise IllegalMoveError(
-                f"swap {list(seats)!r:.80}: a swap is between two partners "
+                f"swap {_show(list(seats), 80)}: a swap is between two partners "
                 f"({', '.join(str(list(t)) for t in rules.teams_of_seats)})"
             )
         team = rules.team_of(a)
