@@ -201,6 +201,8 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
                     [_valid([GAMES[0].rules]), st.just(GAMES[0].events), st.just(0),
                      st.just(list(GAMES[0].deal_.hands[0])), st.just(GAMES[0].table.first_player)]),
     # records
+    "Record.load": (Record.load, [st.sampled_from([str(p) for p in RECORDS[:3]] + ["/", "/nonexistent.json",
+                                                                               "/dev/zero", "/dev/null"])]),
     "Record.loads": (Record.loads, [st.sampled_from([p.read_text() for p in RECORDS[:3]])]),
     "Record.from_json": (Record.from_json, [_json_like]),
     "Record.from_game": (lambda g, n, v: Record.from_game(g, n, v), [_valid(GAMES), st.none(), SEAT]),

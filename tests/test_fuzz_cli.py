@@ -140,6 +140,37 @@ def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
     _no_temp_files(tmp_path)
 
 
+@pytest.mark.parametrize("where", ["read-only", "directory", "missing", "existing file"])
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_save_options_at_hostile_paths(tmp_path: Path, where: str, command: str) -> None:
+    """``simulate --save DIR`` and ``play --save FILE`` (standard input closed: the game is abandoned)."""
+    existing = tmp_path / "existing"
+    existing.write_text("x")
+    target = {"read-only": _unwritable(tmp_path) / "out", "directory": tmp_path,
+              "missing": tmp_path / "no" / "such" / "out", "existing file": existing}[where]
+    args = (["simulate", "--players", "3", "--games", "2", "--save", str(target)] if command == "simulate"
+            else ["play", "--players", "3", "--seed", "1", "--save", str(target)])
+    r = _run(args, shell_suffix="<&-")
+    assert "Traceback" not in r.stderr
+    _no_temp_files(tmp_path)
+    if command == "simulate" and where in ("missing", "directory"):  # a folder: created if missing
+        assert r.returncode == 0
+        assert len([p for p in target.iterdir() if p.name.startswith("game_")]) == 2
+    elif command == "play" and where == "existing file":  # a file is replaced
+        assert r.returncode == 0
+        Record.load(existing)
+    else:
+        assert r.returncode == 1
+        _one_line_error(r.stderr)
+
+
+def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:
+    r = _run(["play", "--players", "3", "--seed", "1", "--save", str(tmp_path / "g.json")], shell_suffix="<&-")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    Record.load(tmp_path / "g.json")
+
+
 # -- interruption and time limits ----------------------------------------------------------------
 
 def test_ctrl_c_exits_130_in_one_line() -> None:

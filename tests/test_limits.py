@@ -18,7 +18,7 @@ from trio_solver.validate import check_record
 ROOT = Path(__file__).resolve().parent.parent
 FULL = str(ROOT / "examples" / "full_deal_4p.json")
 VIEWER = str(ROOT / "examples" / "viewer_3p_picante.json")
-INTERFACE_MD = (ROOT / "docs" / "INTERFACE.md").read_text(encoding="utf-8")
+INTERFACE_MD = (ROOT / "docs/INTERFACE.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("bad", [0, -1, math.nan, math.inf, MAX_SECONDS * 2, True, "5", None, [1]])
