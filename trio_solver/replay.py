@@ -15,7 +15,7 @@ read it (what was shown where, which trios left which hands).
 >>> [t.apply_reveal(Reveal.lowest(1), 4) for _ in range(3)][-1]
 <TurnStatus.TRIO: 'trio'>
 >>> t.trios, t.sizes, t.last_trio
-(((), (4,), ()), (9, 6, 9), TrioTaken(value=4, seat=0, hands=((1, 3, 0),), slots=()))
+(((4,), (), ()), (9, 6, 9), TrioTaken(value=4, seat=0, hands=((1, 3, 0),), slots=()))
 """
 
 from __future__ import annotations
