@@ -30,6 +30,7 @@ from trio_solver import (
     Deal,
     Evaluation,
     Game,
+    Mode,
     Outcome,
     PlayerView,
     Record,
@@ -39,6 +40,7 @@ from trio_solver import (
     Swap,
     TrioError,
     Turn,
+    TurnStatus,
     advise,
     make_bot,
     replay_view,
@@ -153,6 +155,8 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
     "Reveal.from_str": (Reveal.from_str, [st.sampled_from(["c3", "l0", "H2 ", "x"])]),
     "Reveal.from_json": (Reveal.from_json, [_json_like]),
     "Revealed": (Revealed, [REVEAL, VALUE]),
+    "Mode": (Mode, [st.sampled_from(["simple", "picante"])]),
+    "TurnStatus": (TurnStatus, [st.sampled_from(["ongoing", "trio", "failure", "stuck"])]),
     "Revealed.from_str": (Revealed.from_str, [st.sampled_from(["c3=4", "l0=12", "h1", "c2=13"])]),
     "Revealed.from_json": (Revealed.from_json, [_json_like]),
     "Turn": (Turn, [SEAT, st.just((Revealed(Reveal.centre(0), 3),))]),
@@ -286,7 +290,7 @@ def test_public_api_answers_bad_arguments_with_trio_errors(name: str, data: st.D
 def test_every_public_callable_is_driven() -> None:
     """Every class and function of ``trio_solver.__all__`` is fuzzed (directly or through its methods)."""
     untested = {"Analysis", "Decision", "analyse", "play_game", "run_tournament",  # other branches' modules
-                "Tournament", "Placement", "Bot", "BOT_NAMES", "Event", "Mode", "TurnStatus", "Shown",
+                "Tournament", "Placement", "Bot", "BOT_NAMES", "Event", "Shown",
                 "TrioError", "RulesError", "NotationError", "IllegalMoveError", "RecordError",
                 "ContradictionError", "ViewError", "LimitError"}
     driven = {name.split(".")[0] for name in TARGETS}

@@ -6,6 +6,7 @@ Kept free of the package's other modules so that every layer can use it.
 from __future__ import annotations
 
 import random
+from enum import EnumMeta
 from typing import Any
 
 from .errors import TrioError
@@ -69,3 +70,19 @@ def instance(name: str, value: Any, cls: type[Any], error: type[TrioError]) -> A
     if not isinstance(value, cls):
         raise error(f"{name}: expected {cls.__name__}, got {type(value).__name__}")
     return value
+
+
+class ChoiceMeta(EnumMeta):
+    """Metaclass of the library's enums: a lookup of an unknown value always ends in the enum's
+    ``_missing_`` (which raises a :class:`TrioError`), even for values whose ``repr`` fails
+    (a 5,000-digit number)."""
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # the functional API (Enum("Name", "A B")): unchanged
+            return super().__call__(value, *args, **kwargs)
+        try:
+            return super().__call__(value)
+        except TrioError:
+            raise
+        except (ValueError, TypeError):
+            return getattr(cls, "_missing_")(value)

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ._args import ChoiceMeta
 from ._args import show as _show
 from ._json import fail, is_int, kind
+from .errors import RecordError
 from .reveal import MAX_INDEX, Reveal, Revealed
 from .rules import VALUES
 
@@ -33,7 +35,7 @@ __all__ = [
 MAX_EVENTS = 100_000
 
 
-class TurnStatus(str, Enum):
+class TurnStatus(str, Enum, metaclass=ChoiceMeta):
     """What a reveal did to the turn."""
 
     ONGOING = "ongoing"
@@ -44,6 +46,11 @@ class TurnStatus(str, Enum):
     """Two different values: the cards go back and the turn passes."""
     STUCK = "stuck"
     """The values match but no legal reveal is left: a failure."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> TurnStatus:
+        """``TurnStatus("x")`` raises :class:`~trio_solver.errors.RecordError` (a ``ValueError``)."""
+        raise RecordError("status", f"expected one of {', '.join(s.value for s in cls)}, got {_show(value)}")
 
 
 @dataclass(frozen=True)

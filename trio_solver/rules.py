@@ -17,6 +17,7 @@ from typing import Any
 
 import networkx as nx
 
+from ._args import ChoiceMeta
 from ._args import show as _show
 from .errors import RulesError
 
@@ -44,13 +45,18 @@ DEAL_TABLE: dict[int, tuple[int, int]] = {3: (9, 9), 4: (7, 8), 5: (6, 6), 6: (5
 TEAM_HAND_SIZE: dict[int, int] = {4: 9, 6: 6}
 
 
-class Mode(str, Enum):
+class Mode(str, Enum, metaclass=ChoiceMeta):
     """The winning goal besides the trio of 7s."""
 
     SIMPLE = "simple"
     """Any three trios."""
     PICANTE = "picante"
     """Two linked trios (also called Spicy)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Mode:
+        """``Mode("x")`` raises :class:`RulesError` (a ``ValueError``) in one line."""
+        raise RulesError(f"mode: expected 'simple' or 'picante', got {_show(value)}")
 
 
 def default_links() -> frozenset[tuple[int, int]]:
