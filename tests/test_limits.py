@@ -119,8 +119,8 @@ def test_cli_time_limit_passing_is_one_line_and_status_1(monkeypatch: pytest.Mon
         self._end = 0.0
 
     monkeypatch.setattr(limits.Deadline, "__init__", instant)
-    for argv in (["beliefs", VIEWER], ["validate", VIEWER], ["beliefs", FULL, "--after", "15", "--seat", "1",
-                                                              "--list", "40"]):
+    for argv in (["beliefs", VIEWER], ["validate", VIEWER], ["analyse", FULL], ["advise", str(ROOT / "examples" / "in_progress_5p.json")],
+                 ["beliefs", FULL, "--after", "15", "--seat", "1", "--list", "40"]):
         status, out, err = _main([*argv, "--time-limit", "5"])
         assert status == 1 and out == ""
         assert err.count("\n") == 1 and "stopped at the time limit of 5 s" in err
