@@ -60,6 +60,22 @@ class Turn:
     seat: int
     reveals: tuple[Revealed, ...]
 
+    def __post_init__(self) -> None:
+        """Construction validates (:class:`~trio_solver.errors.RecordError` naming ``seat`` or
+        ``reveals``): a seat number, and a sequence of :class:`Revealed` with values 1 to 12."""
+        if type(self.seat) is not int or not 0 <= self.seat <= MAX_INDEX:
+            raise RecordError("seat", f"expected a seat number, got {_show(self.seat)}")
+        reveals = self.reveals
+        if type(reveals) is not tuple:
+            if not isinstance(reveals, list):
+                raise RecordError("reveals", f"expected a sequence of Revealed, got {type(reveals).__name__}")
+            reveals = tuple(reveals)
+            object.__setattr__(self, "reveals", reveals)
+        for r in reveals:
+            if (not isinstance(r, Revealed) or type(r.reveal) is not Reveal or type(r.value) is not int
+                    or not 1 <= r.value <= 12):
+                raise RecordError("reveals", f"expected Revealed(Reveal, value 1 to 12), got {_show(r)}")
+
     def __str__(self) -> str:
         return f"seat {self.seat}: " + " ".join(str(r) for r in self.reveals)
 
@@ -85,6 +101,20 @@ class Swap:
 
     seats: tuple[int, int]
     cards: tuple[int, int] | None
+
+    def __post_init__(self) -> None:
+        """Construction validates (:class:`~trio_solver.errors.RecordError` naming ``seats`` or
+        ``cards``): two seat numbers, and ``None`` or two card values 1 to 12."""
+        seats, cards = self.seats, self.cards
+        if (not isinstance(seats, (tuple, list)) or len(seats) != 2
+                or not all(type(s) is int and 0 <= s <= MAX_INDEX for s in seats)):
+            raise RecordError("seats", f"expected two seat numbers, got {_show(seats)}")
+        if cards is not None and (not isinstance(cards, (tuple, list)) or len(cards) != 2
+                                  or not all(type(c) is int and 1 <= c <= 12 for c in cards)):
+            raise RecordError("cards", f"expected None or two card values 1 to 12, got {_show(cards)}")
+        object.__setattr__(self, "seats", tuple(seats))
+        if cards is not None:
+            object.__setattr__(self, "cards", tuple(cards))
 
     def __str__(self) -> str:
         a, b = self.seats

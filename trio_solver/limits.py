@@ -57,7 +57,11 @@ class Deadline:
     def __init__(self, seconds: float) -> None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise LimitError(f"deadline: expected a number of seconds, got {type(seconds).__name__}")
-        if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        try:
+            ok = math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS
+        except OverflowError:  # an integer too large for a float
+            ok = False
+        if not ok:
             raise LimitError(f"deadline: expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
                              f"got {_show(seconds, 40)}")
         self.seconds = float(seconds)
