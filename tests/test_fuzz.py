@@ -287,6 +287,25 @@ def test_public_api_answers_bad_arguments_with_trio_errors(name: str, data: st.D
     _check_call(fn, args)
 
 
+#: Values that broke the API before: each one is tried in every argument of every target.
+NASTY: list[Any] = [None, 10**5000, -(10**5000), 2**1100, -1, 99, "9" * 5000, math.nan, math.inf, object(), [],
+                    {}, "", b"\xff", [[[]]], True]
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+@settings(max_examples=2 * FUZZ_SCALE, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_each_argument_with_each_nasty_value(name: str, data: st.DataObject) -> None:
+    """Every argument position, in turn, gets each of the NASTY values; the others stay valid."""
+    fn, valid = TARGETS[name]
+    base = [data.draw(s.strategy if isinstance(s, _Receiver) else s) for s in valid]
+    for i, s in enumerate(valid):
+        if isinstance(s, _Receiver):
+            continue
+        for bad in NASTY:
+            _check_call(fn, base[:i] + [bad] + base[i + 1:])
+
+
 def test_every_public_callable_is_driven() -> None:
     """Every class and function of ``trio_solver.__all__`` is fuzzed (directly or through its methods)."""
     untested = {"Analysis", "Decision", "analyse", "play_game", "run_tournament",  # other branches' modules

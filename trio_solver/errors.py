@@ -58,6 +58,9 @@ class RecordError(TrioError):
         reason = " ".join(reason.split("\n"))
         if len(reason) > self.MAX_REASON:
             reason = reason[: self.MAX_REASON] + "..."
+        where = " ".join(where.split("\n"))
+        if len(where) > self.MAX_REASON:
+            where = where[: self.MAX_REASON] + "..."
         self.where = where
         self.reason = reason
         self.event = event

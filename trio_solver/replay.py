@@ -376,9 +376,9 @@ class Table:
         """Raise :class:`IllegalMoveError` unless ``seats`` may swap now; return their team."""
         rules = self.rules
         if not rules.teams:
-            raise IllegalMoveError(f"swap {list(seats)}: swaps exist only in team play")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: swaps exist only in team play")
         if self._winner is not None:
-            raise IllegalMoveError(f"swap {list(seats)}: the game is over")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: the game is over")
         a, b = seats
         n = rules.players
         if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n) or rules.partner(a) != b:
@@ -388,7 +388,7 @@ class Table:
             )
         team = rules.team_of(a)
         if self._turn:
-            raise IllegalMoveError(f"swap {list(seats)}: not during a turn")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: not during a turn")
         if team not in self._swap_open:
             if any(isinstance(e, Swap) and rules.team_of(e.seats[0]) == team for e in self.moment_events()):
                 why = "this team already swapped at this moment"
@@ -398,7 +398,7 @@ class Table:
                 why = "not open at this moment"
             else:
                 why = "swaps are allowed only before the first turn and, after a trio, for the other teams"
-            raise IllegalMoveError(f"swap {list(seats)}: {why}")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: {why}")
         return team
 
     def apply_swap(self, seats: tuple[int, int], cards: tuple[int, int] | None) -> None:

@@ -120,7 +120,7 @@ class Rules:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
             raise RulesError(f"rules.players: expected an integer 3 to 6, got {_show(self.players)}")
         if self.players not in DEAL_TABLE:
-            raise RulesError(f"rules.players: Trio is played by 3 to 6 players, got {self.players}")
+            raise RulesError(f"rules.players: Trio is played by 3 to 6 players, got {_show(self.players)}")
         try:
             mode = Mode(self.mode)
         except (ValueError, TypeError):
