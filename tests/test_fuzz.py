@@ -267,7 +267,7 @@ def _check_call(fn: Call, args: list[Any]) -> None:
         fn(*args)
     except TrioError as e:
         msg = str(e)
-        assert msg and "\n" not in msg, f"not a one-line message: {msg!r:.300}"
+        assert msg and "\n" not in msg and len(msg.splitlines()) == 1, f"not a one-line message: {msg!r:.300}"
         assert len(msg) <= 1000, f"message of {len(msg)} characters"
 
 

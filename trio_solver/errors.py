@@ -20,7 +20,20 @@ __all__ = [
 
 
 class TrioError(ValueError):
-    """Base class of every error raised by trio_solver."""
+    """Base class of every error raised by trio_solver.
+
+    ``str(error)`` is always one line of at most :attr:`MAX_MESSAGE` characters (line breaks
+    inside a quoted value become spaces; a longer message is cut)."""
+
+    MAX_MESSAGE = 1000
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if len(text.splitlines()) > 1 or "\n" in text or "\r" in text:
+            text = " ".join(text.splitlines())
+        if len(text) > self.MAX_MESSAGE:
+            text = text[: self.MAX_MESSAGE - 3] + "..."
+        return text
 
 
 class RulesError(TrioError):

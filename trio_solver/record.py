@@ -79,6 +79,8 @@ class Record:
         if not isinstance(path, (str, os.PathLike)):
             raise RecordError("path", f"expected a file name, got {type(path).__name__}")
         name = str(path)
+        if not name.isprintable() or len(name) > 200:
+            name = _args.show(name, 200)
         try:
             if name == "-":
                 if sys.stdin is None:
