@@ -66,15 +66,14 @@ class Turn:
         if type(self.seat) is not int or not 0 <= self.seat <= MAX_INDEX:
             raise RecordError("seat", f"expected a seat number, got {_show(self.seat)}")
         reveals = self.reveals
-        if type(reveals) is not tuple:
-            if not isinstance(reveals, list):
-                raise RecordError("reveals", f"expected a sequence of Revealed, got {type(reveals).__name__}")
-            reveals = tuple(reveals)
-            object.__setattr__(self, "reveals", reveals)
+        if not isinstance(reveals, (tuple, list)):
+            raise RecordError("reveals", f"expected a sequence of Revealed, got {type(reveals).__name__}")
         for r in reveals:
-            if (not isinstance(r, Revealed) or type(r.reveal) is not Reveal or type(r.value) is not int
-                    or not 1 <= r.value <= 12):
+            if (not isinstance(r, tuple) or len(r) != 2 or type(r[0]) is not Reveal or type(r[1]) is not int
+                    or not 1 <= r[1] <= 12):
                 raise RecordError("reveals", f"expected Revealed(Reveal, value 1 to 12), got {_show(r)}")
+        if type(reveals) is not tuple or not all(type(r) is Revealed for r in reveals):
+            object.__setattr__(self, "reveals", tuple(r if type(r) is Revealed else Revealed(*r) for r in reveals))
 
     def __str__(self) -> str:
         return f"seat {self.seat}: " + " ".join(str(r) for r in self.reveals)
