@@ -286,3 +286,19 @@ def test_arbitrary_command_lines(argv: list[str]) -> None:
         assert "internal error" not in line
     else:
         assert err == ""
+
+
+def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    import trio_solver.validate as validate_module
+
+    def broken(record: object, **kwargs: object) -> None:
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(validate_module, "check_record", broken)
+    monkeypatch.delenv("TRIO_DEBUG", raising=False)
+    status, out, err = _main(["validate", FULL])
+    assert status == 70 and out == ""
+    assert "internal error (RuntimeError" in _one_line_error(err)
+    monkeypatch.setenv("TRIO_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli.main(["validate", FULL])

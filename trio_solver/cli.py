@@ -3,7 +3,8 @@
 Exit status: 0 success; 1 the record, or the request on it, is invalid (one
 line on standard error naming the place), a time limit (``--time-limit``) passed,
 or the output could not be written (full disk, closed standard output); 2 usage
-errors (unknown option, missing file); 130 interrupted (Ctrl-C). Output is built
+errors (unknown option, missing file); 70 an internal error (a bug; ``TRIO_DEBUG=1``
+shows its traceback); 130 interrupted (Ctrl-C). Output is built
 completely before anything is written, so a failure never leaves half an answer
 behind. A reader that goes away (``| head``) ends the command quietly with status 0.
 """
@@ -447,6 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError, AttributeError):
             _silence_stdout()
         return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
+        if os.environ.get("TRIO_DEBUG"):
+            raise
+        return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
     return 0
 
 
