@@ -24,12 +24,14 @@ from .engine import Deal, Game, Shown
 from .errors import (
     ContradictionError,
     IllegalMoveError,
+    LimitError,
     NotationError,
     RecordError,
     RulesError,
     TrioError,
     ViewError,
 )
+from .limits import Deadline, time_limit
 from .events import Event, Swap, Turn, TurnStatus
 from .record import Record
 from .replay import Outcome
@@ -49,12 +51,14 @@ __all__ = [
     "Beliefs",
     "Bot",
     "ContradictionError",
+    "Deadline",
     "Deal",
     "Decision",
     "Evaluation",
     "Event",
     "Game",
     "IllegalMoveError",
+    "LimitError",
     "Mode",
     "NotationError",
     "Outcome",
@@ -80,4 +84,5 @@ __all__ = [
     "replay_view",
     "run_tournament",
     "sample_game",
+    "time_limit",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+from ._args import show as _show
 from .errors import RecordError
 
 __all__ = ["fail", "is_int", "kind", "key_text", "is_text", "json_object", "strict_loads"]
@@ -56,7 +57,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
-            raise ValueError(f"duplicate key {k!r}")
+            raise ValueError(f"duplicate key {_show(k)}")
         out[k] = v
     return out
 

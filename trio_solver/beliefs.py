@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _args, limits
 from .errors import ViewError
 from .facts import MAX_SWAP_BUDGET, POOL, STATE_BUDGET, Facts, Row, extract
 from .reveal import Reveal
@@ -101,7 +102,9 @@ class _Lattice:
     the swap's cards were already passed (a bit flips at the value of its card).
     """
 
-    def __init__(self, facts: Facts, exact: bool, unit: bool = False) -> None:
+    def __init__(self, facts: Facts, exact: bool, unit: bool = False,
+                 deadline: limits.Deadline | None = None) -> None:
+        self.deadline = deadline
         self.exact = exact
         self.unit = unit
         self.dtype: Any = object if exact else np.float64
@@ -157,6 +160,7 @@ class _Lattice:
         out: list[tuple[tuple[int, ...], int, tuple[int, ...], int]] = []
         flips = [tuple(b for b in range(self.F) if mask >> b & 1) for mask in range(1 << self.F)]
         for x, rest, w in _compositions(self.R, total):
+            limits.check("beliefs", self.deadline)
             if any(xi > d - 1 for xi, d in zip(x, self.cdims)):
                 continue
             if plain:
@@ -276,6 +280,7 @@ class _Lattice:
             else:
                 new = self._zeros()
                 for x, _, phi, w in self.comps[u]:
+                    limits.check("beliefs", self.deadline)
                     src, dst = self._slices(x, phi)
                     new[dst] += w * a[src]
             a = new * self.masks[u]
@@ -296,6 +301,7 @@ class _Lattice:
             else:
                 new = self._zeros()
                 for x, _, phi, w in self.comps[u]:
+                    limits.check("beliefs", self.deadline)
                     src, dst = self._slices(x, phi)
                     new[src] += w * b[dst]
             b = new * self.masks[u - 1]
@@ -499,15 +505,26 @@ class Beliefs:
     """
 
     def __init__(self, view: PlayerView, *, exact: bool = False, swap_budget: int = STATE_BUDGET,
-                 _drop: frozenset[int] = frozenset()) -> None:
+                 deadline: limits.Deadline | float | None = None, _drop: frozenset[int] = frozenset()) -> None:
+        """Build the model of ``view``'s beliefs.
+
+        ``deadline`` (a :class:`~trio_solver.limits.Deadline` or seconds from now) bounds the
+        construction, as does any active :func:`~trio_solver.limits.time_limit` (which also bounds
+        the later queries). Raises :class:`~trio_solver.errors.ViewError` for a ``view`` that is not
+        a :class:`PlayerView`, ``exact`` not a bool or ``swap_budget`` outside 1 to
+        ``MAX_SWAP_BUDGET``; :class:`~trio_solver.errors.LimitError` when the deadline passes.
+        """
         if not isinstance(view, PlayerView):
             raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+        _args.boolean("exact", exact, ViewError)
         if not isinstance(swap_budget, int) or isinstance(swap_budget, bool) or not 1 <= swap_budget <= MAX_SWAP_BUDGET:
-            raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {swap_budget!r:.40}")
+            raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {_args.show(swap_budget)}")
+        limit = limits.as_deadline(deadline)
         self.view = view
         self.swap_budget = swap_budget
         self.facts = extract(view, drop=_drop, budget=swap_budget)
-        self._lat = _Lattice(self.facts, exact)
+        self._lat = _Lattice(self.facts, exact, deadline=limit)
+        self._lat.deadline = None  # later queries: only an active time_limit bounds them
         self.exact = exact
         self._row_index: dict[int, int] = {}
         for i, r in enumerate(self._lat.explicit):
@@ -584,8 +601,16 @@ class Beliefs:
         i = self._row_index[seat]
         return sum(w for c, w in self._lat.cumulative[i][u].items() if c <= k)
 
+    def _seat(self, seat: Any, name: str = "seat") -> int:
+        return _args.seat(name, seat, self.view.rules.players, ViewError)  # type: ignore[return-value]
+
     def position_distribution(self, seat: int, position: int) -> dict[int, float]:
-        """Distribution of the card at sorted ``position`` of ``seat``'s hand now."""
+        """Distribution of the card at sorted ``position`` of ``seat``'s hand now (``{}`` past its end).
+
+        Raises :class:`~trio_solver.errors.ViewError` for a seat not at the table or a position
+        that is not an integer 0 to 11."""
+        self._seat(seat)
+        _args.int_in("position", position, 0, 11, ViewError)
         self._require()
         table = self.facts.table
         if not 0 <= position < table.sizes[seat]:
@@ -606,25 +631,33 @@ class Beliefs:
         return out
 
     def end(self, reveal: Reveal) -> dict[int, float]:
-        """Distribution of the card ``reveal`` (a hand end) would show now; ``{}`` if none is accessible."""
+        """Distribution of the card ``reveal`` (a hand end) would show now; ``{}`` if none is accessible.
+
+        Raises :class:`~trio_solver.errors.ViewError` for a reveal of a seat not at the table."""
+        _args.instance("reveal", reveal, Reveal, ViewError)
         if reveal.is_centre:
             return self.centre().get(reveal.index, {})
         table = self.facts.table
-        s = reveal.index
+        s = self._seat(reveal.index, "reveal")
         if table.accessible(s) <= 0:
             return {}
         return self.position_distribution(s, table.position(reveal))
 
     def lowest(self, seat: int) -> dict[int, float]:
-        """The card a request for ``seat``'s lowest would show now."""
-        return self.end(Reveal.lowest(seat))
+        """The card a request for ``seat``'s lowest would show now (:class:`~trio_solver.errors.ViewError`
+        for a seat not at the table)."""
+        return self.end(Reveal.lowest(self._seat(seat)))
 
     def highest(self, seat: int) -> dict[int, float]:
-        """The card a request for ``seat``'s highest would show now."""
-        return self.end(Reveal.highest(seat))
+        """The card a request for ``seat``'s highest would show now (:class:`~trio_solver.errors.ViewError`
+        for a seat not at the table)."""
+        return self.end(Reveal.highest(self._seat(seat)))
 
     def count_distribution(self, seat: int) -> dict[int, dict[int, float]]:
-        """For a hidden seat: value -> (number of copies held -> probability)."""
+        """For a hidden seat: value -> (number of copies held -> probability).
+
+        Raises :class:`~trio_solver.errors.ViewError` for a seat not at the table."""
+        self._seat(seat)
         self._require()
         if seat == self.facts.seat:
             assert self.facts.hand is not None
@@ -644,10 +677,15 @@ class Beliefs:
         return out
 
     def exact_cell_weights(self, seat: int | None) -> dict[int, dict[int, int]]:
-        """Exact weighted counts ``value -> copies -> weight`` of a hidden row (``None``: the pool)."""
+        """Exact weighted counts ``value -> copies -> weight`` of a hidden row (``None``: the pool).
+
+        Raises :class:`~trio_solver.errors.ViewError` without ``exact=True`` or for a row that is
+        not hidden."""
         if not self.exact:
             raise ViewError("exact weights need Beliefs(view, exact=True)")
-        key = POOL if seat is None else seat
+        key = POOL if seat is None else self._seat(seat)
+        if key not in self._row_index:
+            raise ViewError(f"seat: {'the pool' if seat is None else f'seat {seat}'} is not a hidden row of this view")
         cells = self._lat.cells[self._row_index[key]]
         return {v: dict(cells[v]) for v in VALUES}
 
@@ -700,6 +738,7 @@ class Beliefs:
 
     def row_of_seat(self, seat: int) -> int | None:
         """Index of a hidden seat's row in the joint-event arrays (``None`` if the seat is not hidden)."""
+        self._seat(seat)
         return self._row_index.get(seat) if seat != POOL else None
 
     @property
@@ -756,6 +795,19 @@ class Beliefs:
         ``None`` when the event is impossible whatever the hidden cards are (a known card
         of another value, more cards than a hand holds).
         """
+        _args.card("value", value, ViewError)
+        n, centre = self.view.rules.players, len(self.facts.table.centre_present)
+        for name, d in (("lows", lows), ("highs", highs)):
+            if not isinstance(d, dict):
+                raise ViewError(f"{name}: expected a dict seat -> number of cards, got {type(d).__name__}")
+            for k, c in d.items():
+                self._seat(k, name)
+                _args.int_in(name, c, 0, 12, ViewError, "a number of cards")
+        try:
+            slots = [_args.int_in("slots", x, 0, max(centre - 1, 0), ViewError, "a centre slot") for x in slots]
+        except TypeError:
+            raise ViewError(f"slots: expected centre slot numbers, got {type(slots).__name__}") from None
+        _args.int_in("pool", pool, 0, 9, ViewError, "a number of slots")
         facts = self.facts
         table = facts.table
         for s in slots:
@@ -785,8 +837,21 @@ class Beliefs:
         """Probability that ``requests``, made one after the other from now in this turn, all show ``value``.
 
         Cards already face up in the turn must show ``value`` too (else 0). Requests
-        must be legal in sequence (a centre slot at most once).
+        must be legal in sequence (a centre slot at most once). Raises
+        :class:`~trio_solver.errors.ViewError` for a value not 1 to 12, or requests that are not
+        :class:`Reveal` s of seats and slots of this table.
         """
+        _args.card("value", value, ViewError)
+        if isinstance(requests, (str, bytes, dict)) or not isinstance(requests, Iterable):
+            raise ViewError(f"requests: expected a sequence of Reveals, got {type(requests).__name__}")
+        requests = list(itertools.islice(requests, 100))
+        ncentre = len(self.facts.table.centre_present)
+        for r in requests:
+            _args.instance("requests", r, Reveal, ViewError)
+            if r.is_centre and r.index >= ncentre:
+                raise ViewError(f"requests: {r}: no centre slot {r.index} at this table")
+            if not r.is_centre:
+                self._seat(r.index, "requests")
         self._require()
         facts = self.facts
         table = facts.table
@@ -821,7 +886,9 @@ class Beliefs:
 
     # -- sampling -----------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> Placement:
-        """One complete placement of the cards now in play, drawn exactly from the posterior."""
+        """One complete placement of the cards now in play, drawn exactly from the posterior
+        (:class:`~trio_solver.errors.ViewError` unless ``rng`` is a :class:`random.Random`)."""
+        _args.rng("rng", rng, ViewError)
         self._require()
         facts = self.facts
         m, bits = self._lat.sample(rng)
@@ -888,7 +955,12 @@ class Beliefs:
 
     def to_json(self, after: int | None = None, *, view: bool = False) -> dict[str, Any]:
         """The ``beliefs`` JSON of docs/INTERFACE.md; ``view=True`` adds the position itself (``"view"``,
-        with ``"swap_budget"`` and ``"exact"``), so that :meth:`from_json` can rebuild these beliefs."""
+        with ``"swap_budget"`` and ``"exact"``), so that :meth:`from_json` can rebuild these beliefs.
+        ``after`` is the number of events shown in the answer (default: the view's); a bad ``after`` or
+        ``view`` raises :class:`~trio_solver.errors.ViewError`."""
+        if after is not None:
+            _args.int_in("after", after, 0, 10**6, ViewError, "a number of events")
+        _args.boolean("view", view, ViewError)
         out = self._answers(after)
         if view:
             out["view"] = self.view.to_json()

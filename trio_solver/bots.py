@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from . import _args
+from ._args import show as _show
 from .beliefs import Beliefs
 from .errors import ViewError
 from .expert import ExpertBot
@@ -51,6 +53,14 @@ class Bot(Protocol):
         ...
 
 
+def _check_view(view: object, reveal: bool) -> None:
+    """Raise :class:`ViewError` unless ``view`` is a position a bot can decide in."""
+    if not isinstance(view, PlayerView):
+        raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+    if reveal and view.over:
+        raise ViewError(f"view: the game is over (seat {view.winner} won): there is no reveal to choose")
+
+
 class RandomBot:
     """Uniformly random legal reveals; swaps a random card half of the time."""
 
@@ -60,9 +70,11 @@ class RandomBot:
         self.rng = rng
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
         return self.rng.choice(view.legal_reveals())
 
     def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
         if not view.hand or self.rng.random() < 0.5:
             return None
         return self.rng.choice(view.hand)
@@ -169,6 +181,7 @@ class MemoryBot:
         self.rng = rng
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
         mem = Memory.of(view)
         legal = view.legal_reveals()
         face = view.turn
@@ -215,6 +228,7 @@ class MemoryBot:
         return scored[0][2]
 
     def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
         hand = view.hand or ()
         if not hand:
             return None
@@ -291,6 +305,7 @@ class SolverBot:
         self.leak_weight = leak_weight
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
         beliefs = Beliefs(view)
         adv = advise(view, "trio", beliefs=beliefs)
         goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
@@ -304,6 +319,7 @@ class SolverBot:
         return best.reveal
 
     def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
         return pairing_swap(view)
 
 
@@ -337,11 +353,16 @@ BOT_NAMES = ("random", "memory", "solver", "expert")
 
 
 def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
-    """A bot by name (``random``, ``memory``, ``solver``, ``expert``).
+    """A bot by name (``random``, ``memory``, ``solver``, ``expert``) drawing its random choices from ``rng``.
 
-    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default);
-    the other bots have no budget and ignore it.
-    """
+    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default); the other
+    bots have no budget and ignore it. Raises :class:`~trio_solver.errors.ViewError` for an
+    unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
+    ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
+    :class:`PlayerView` of the seat to decide."""
+    if not isinstance(name, str) or name not in BOT_NAMES:
+        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
+    _args.rng("rng", rng, ViewError)
     factories: dict[str, Callable[[random.Random], Bot]] = {
         "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
         "expert": (lambda r: ExpertBot(r) if budget is None else ExpertBot(r, budget=budget)),
@@ -349,4 +370,4 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
     try:
         return factories[name](rng)
     except KeyError:
-        raise ViewError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})") from None
+        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})") from None

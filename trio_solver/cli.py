@@ -1,9 +1,12 @@
 """The ``trio-solver`` command (see docs/INTERFACE.md for the JSON contracts).
 
 Exit status: 0 success; 1 the record, or the request on it, is invalid (one
-line on standard error naming the place); 2 usage errors (unknown option,
-missing file). Output is built completely before anything is written, so a
-failure never leaves half an answer behind.
+line on standard error naming the place), a time limit (``--time-limit``) passed,
+or the output could not be written (full disk, closed standard output); 2 usage
+errors (unknown option, missing file); 70 an internal error (a bug; ``TRIO_DEBUG=1``
+shows its traceback); 130 interrupted (Ctrl-C). Output is built
+completely before anything is written, so a failure never leaves half an answer
+behind. A reader that goes away (``| head``) ends the command quietly with status 0.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
+from ._args import show as _show
 from .errors import RecordError, TrioError
 from .facts import STATE_BUDGET
 
@@ -27,13 +31,26 @@ COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "s
             "serve")
 
 
+#: Whether the command started with its standard input closed (``<&-``).
+_STDIN_CLOSED = False
+
+
 class UsageError(Exception):
     """A command line that cannot be run (exit status 2)."""
 
 
+#: Longest piece of a command line quoted back in an error (a 5,000-digit number is cut).
+_QUOTE = 60
+
+
+def _cut_long_words(message: str) -> str:
+    return " ".join(w if len(w) <= _QUOTE else w[:_QUOTE] + f"...({len(w)} characters)"
+                    for w in " ".join(message.split()).split(" "))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{_cut_long_words(message)} (see '{self.prog} --help')")
 
 
 def _seat_arg(text: str) -> int | None | str:
@@ -44,15 +61,31 @@ def _seat_arg(text: str) -> int | None | str:
         return None
     if t == "all":
         return "all"
-    if t.isdigit():
+    if t.isascii() and t.isdigit() and len(t) <= 6:
         return int(t)
-    raise argparse.ArgumentTypeError(f"expected a seat number, 'none' or 'all', got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a seat number, 'none' or 'all', got {_show(text)}")
 
 
 def _nonneg(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a number of events (0 or more), got {text!r}")
-    return int(text)
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a number (0 or more), got {_show(text)}")
+    if len(t.lstrip("0")) > 15:
+        raise argparse.ArgumentTypeError(f"{len(t)}-digit number: far above any limit")
+    return int(t)
+
+
+def _seconds(text: str) -> float:
+    from .limits import MAX_SECONDS
+
+    try:
+        value = float(text) if len(text) <= 30 else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                                         f"got {_show(text)}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -62,13 +95,13 @@ def _positive(text: str) -> int:
     return int(t)
 
 
-def _seconds(text: str) -> float:
+def _delay(text: str) -> float:
     try:
-        value = float(text)
+        value = float(text) if len(text) <= 30 else -1.0
     except ValueError:
         value = -1.0
     if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {_show(text)}")
     return value
 
 
@@ -87,6 +120,8 @@ _DEFAULT_BUDGET = 480
 def _load(path: str) -> Any:
     from .record import Record
 
+    if path == "-" and _STDIN_CLOSED:
+        raise RecordError("-", "standard input is closed")
     if path != "-" and not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     if path != "-" and os.path.isdir(path):
@@ -346,11 +381,10 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
 
 
 def _write_atomic(path: str, text: str) -> None:
+    """Write an output file atomically (see :func:`trio_solver.files.write_text`): complete or
+    untouched, no temporary file left; a bad path is one line (exit 1)."""
     from .files import write_text
 
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise UsageError(f"{path}: the directory does not exist")
     write_text(path, text)
 
 
@@ -498,6 +532,10 @@ def cmd_serve(args: argparse.Namespace) -> str:
 # -- the parser ---------------------------------------------------------------------
 
 
+_TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's contradiction search, analyse) "
+                    "after SECONDS with an error (exit 1)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -505,11 +543,14 @@ def build_parser() -> argparse.ArgumentParser:
                 epilog="Documents: docs/RULES.md (the rules as implemented), docs/RECORD.md (the trio-record/1 "
                        "format), docs/INTERFACE.md (every command's options, exit status and JSON).")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS", help=_TIME_LIMIT_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, fn: Callable[[argparse.Namespace], str], help_: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(func=fn)
+        sp.add_argument("--time-limit", type=_seconds, default=argparse.SUPPRESS, metavar="SECONDS",
+                        help=_TIME_LIMIT_HELP)
         return sp
 
     sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")
@@ -598,7 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
     sp.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a random one, printed)")
     sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
-    sp.add_argument("--delay", type=_seconds, default=None,
+    sp.add_argument("--delay", type=_delay, default=None,
                     help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
 
     add("engine", cmd_engine, "answer JSON requests, one per line, on standard input (docs/INTERFACE.md)")
@@ -618,50 +659,100 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    parser = build_parser()
+    """Run the command line; returns the exit status (see the module's docstring).
+
+    Never lets an exception out: errors, a closed or broken standard stream, a full disk
+    and Ctrl-C are each one line on standard error (when it is open) and an exit status.
+    """
+    from .limits import time_limit
+
+    global _STDIN_CLOSED
+    if sys.stdin is None:  # started with standard input closed: reading it finds the end at once
+        _STDIN_CLOSED = True
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    args: argparse.Namespace | None = None
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
-        output = args.func(args)
-    except UsageError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 2
-    except TrioError as e:
-        print(f"{PROG}: {_where_file(locals().get('args'))}{_in_cli_words(e)}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return 0
-    except RecursionError:
-        print(f"{PROG}: input nested too deeply", file=sys.stderr)
-        return 1
-    except MemoryError:
-        print(f"{PROG}: out of memory", file=sys.stderr)
-        return 1
-    try:
+        if sys.stdout is None:
+            raise _OutputError("standard output is closed")
+        with time_limit(args.time_limit):
+            output = args.func(args)
         if output:
             sys.stdout.write(output if output.endswith("\n") else output + "\n")
         sys.stdout.flush()
+    except UsageError as e:
+        return _fail(str(e), 2)
+    except TrioError as e:
+        return _fail(f"{_where_file(args)}{_in_cli_words(e)}", 1)
+    except KeyboardInterrupt:
+        _silence_stdout()
+        return _fail("interrupted", 130)
     except BrokenPipeError:
         _silence_stdout()
+        return 0
+    except _OutputError as e:
+        _silence_stdout()
+        return _fail(str(e), 1)
+    except RecursionError:
+        return _fail("input nested too deeply", 1)
+    except MemoryError:
+        return _fail("out of memory", 1)
+    except OSError as e:
+        _silence_stdout()
+        what = "cannot write the output" if e.filename is None else f"{e.filename}"
+        return _fail(f"{what}: {e.strerror or e}", 1)
+    except SystemExit as e:  # --help, --version: argparse printed and exits
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError, AttributeError):
+            _silence_stdout()
+        return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
+        if os.environ.get("TRIO_DEBUG"):
+            raise
+        return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
     return 0
 
 
-def _silence_stdout() -> None:
-    """The reader went away (``| head``): stop writing without an error at exit."""
+class _OutputError(Exception):
+    """Standard output cannot take the answer (exit status 1)."""
+
+
+def _fail(message: str, status: int) -> int:
+    """Print ``trio-solver: message`` as one line on standard error (if it is open); return ``status``."""
+    line = f"{PROG}: {' '.join(message.split())}\n"
     try:
+        if sys.stderr is not None:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return status
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``| head``) or the device is full: stop writing, and let nothing be
+    flushed (or complained about) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            try:
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+        os.close(devnull)
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     except OSError:
         pass
 
 
 #: Arguments of the library that the commands take as options: their errors name the option.
-_OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed"}
+_OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed",
+              "swap_budget": "--swap-budget", "objective": "--objective", "limit": "--list",
+              "time limit": "--time-limit"}
 
 
 def _in_cli_words(e: TrioError) -> str:
@@ -669,6 +760,9 @@ def _in_cli_words(e: TrioError) -> str:
     where = getattr(e, "where", None)
     if isinstance(e, RecordError) and where in _OPTION_OF:
         return f"{_OPTION_OF[where]}: {e.reason}"
+    name, sep, reason = str(e).partition(": ")
+    if sep and name in _OPTION_OF:
+        return f"{_OPTION_OF[name]}: {reason}"
     return str(e)
 
 

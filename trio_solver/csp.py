@@ -24,6 +24,9 @@ from fractions import Fraction
 
 from constraint import ExactSumConstraint, FunctionConstraint, MaxSumConstraint, MinSumConstraint, Problem
 
+from . import limits
+from ._args import show
+from .errors import LimitError
 from .facts import POOL, Facts
 from .rules import VALUES
 
@@ -105,6 +108,7 @@ def solutions(facts: Facts) -> Iterator[tuple[CountMatrix, dict[int, int]]]:
             yield {}, {}
         return
     for sol in p.getSolutionIter():
+        limits.check("placements")
         out: CountMatrix = {}
         for row in facts.rows:
             for v in VALUES:
@@ -177,11 +181,25 @@ def enumerate_weights(facts: Facts, limit: int | None = None) -> EnumeratedWeigh
     return EnumeratedWeights(total, cells, count)
 
 
-def placements(facts: Facts, limit: int) -> list[tuple[Fraction, CountMatrix]]:
+#: The most placements ``beliefs --list`` may list (each is a few hundred bytes of output).
+MAX_PLACEMENTS = 100_000
+
+
+def placements(facts: Facts, limit: int, *, deadline: limits.Deadline | float | None = None
+               ) -> list[tuple[Fraction, CountMatrix]]:
     """Every placement (as count matrices) with its exact probability, most likely first.
 
-    Raises ``OverflowError`` when more than ``limit`` placements fit.
+    Raises ``OverflowError`` when more than ``limit`` placements fit, and
+    :class:`~trio_solver.errors.LimitError` when ``deadline`` (or an active
+    :func:`~trio_solver.limits.time_limit`) passes between two placements.
     """
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= MAX_PLACEMENTS:
+        raise LimitError(f"limit: expected 0 to {MAX_PLACEMENTS} placements, got {show(limit)}")
+    with limits.time_limit(deadline):
+        return _placements(facts, limit)
+
+
+def _placements(facts: Facts, limit: int) -> list[tuple[Fraction, CountMatrix]]:
     found: dict[tuple[tuple[tuple[int, int], int], ...], int] = {}
     for m, bits in solutions(facts):
         key = tuple(sorted((k, c) for k, c in m.items() if c))

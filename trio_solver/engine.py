@@ -25,9 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from . import _args
+from ._args import show as _show
 from ._json import fail, is_int, json_object
 from .errors import IllegalMoveError, RecordError, RulesError
-from .events import Event, RawEvent, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
+from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
@@ -45,7 +47,10 @@ class Deal:
 
     @classmethod
     def shuffle(cls, rules: Rules, rng: random.Random) -> Deal:
-        """Shuffle the 36 cards with ``rng`` and deal them as the rules say."""
+        """Shuffle the 36 cards with ``rng`` and deal them as the rules say (:class:`RulesError` /
+        :class:`IllegalMoveError` for ``rules`` or ``rng`` of the wrong type)."""
+        _args.instance("rules", rules, Rules, RulesError)
+        _args.rng("rng", rng, IllegalMoveError)
         deck = [v for v in VALUES for _ in range(COPIES)]
         rng.shuffle(deck)
         h = rules.hand_size
@@ -54,7 +59,13 @@ class Deal:
         return cls(hands, centre)
 
     def check(self, rules: Rules) -> None:
-        """Raise :class:`IllegalMoveError` unless this deal fits the rules (36 cards, 3 of each value)."""
+        """Raise :class:`IllegalMoveError` unless this deal fits the rules (36 cards, 3 of each value);
+        :class:`RulesError` if ``rules`` is not a :class:`Rules`."""
+        _args.instance("rules", rules, Rules, RulesError)
+        if not isinstance(self.hands, (tuple, list)) or not all(isinstance(h, (tuple, list)) for h in self.hands):
+            raise IllegalMoveError("deal: expected a sequence of hands, each a sequence of card values")
+        if not isinstance(self.centre, (tuple, list)):
+            raise IllegalMoveError("deal: expected a sequence of centre card values")
         if len(self.hands) != rules.players:
             raise IllegalMoveError(f"deal: {len(self.hands)} hands for {rules.players} players")
         for s, hand in enumerate(self.hands):
@@ -67,7 +78,7 @@ class Deal:
         counts = dict.fromkeys(VALUES, 0)
         for v in [v for hand in self.hands for v in hand] + list(self.centre):
             if not is_int(v) or v not in counts:
-                raise IllegalMoveError(f"deal: {v!r:.40} is not a card value (1 to 12)")
+                raise IllegalMoveError(f"deal: {_show(v, 40)} is not a card value (1 to 12)")
             counts[v] += 1
         for v, c in counts.items():
             if c != COPIES:
@@ -79,7 +90,9 @@ class Deal:
 
     @classmethod
     def from_json(cls, data: Any, rules: Rules) -> Deal:
-        """Read a ``deal`` object for ``rules`` (hands sorted; raises :class:`RecordError`)."""
+        """Read a ``deal`` object for ``rules`` (hands sorted; raises :class:`RecordError`, or
+        :class:`RulesError` if ``rules`` is not a :class:`Rules`)."""
+        _args.instance("rules", rules, Rules, RulesError)
         raw = json_object(data, "deal", ("hands", "centre"))
         if "hands" not in raw:
             fail("deal.hands", "missing")
@@ -105,7 +118,7 @@ def _read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
         fail(loc, f"expected a list of card values, got {kind(raw)}")
     for k, v in enumerate(raw):
         if not is_int(v) or v not in VALUES:
-            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {v!r:.40}")
+            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {_show(v, 40)}")
     if size is not None and len(raw) != size:
         fail(loc, f"{len(raw)} cards, the rules deal {size}")
     for v in VALUES:
@@ -141,6 +154,7 @@ class Game:
         if not isinstance(deal, Deal):
             raise IllegalMoveError(f"deal: expected a Deal, got {type(deal).__name__}")
         deal.check(rules)
+        _args.seat("first_player", first_player, rules.players, IllegalMoveError)
         self.rules = rules
         self.deal_ = deal
         self.table = Table(rules, first_player)
@@ -160,6 +174,10 @@ class Game:
             raise RulesError(f"rules: expected Rules, got {type(rules).__name__}")
         if seed is not None and not isinstance(seed, (int, str, bytes)):
             raise IllegalMoveError(f"seed: expected an integer, got {type(seed).__name__}")
+        if rng is not None:
+            _args.rng("rng", rng, IllegalMoveError)
+        if first_player is not None:
+            _args.seat("first_player", first_player, rules.players, IllegalMoveError)
         gen = rng if rng is not None else random.Random(seed)
         d = Deal.shuffle(rules, gen)
         first = gen.randrange(rules.players) if first_player is None else first_player
@@ -179,7 +197,22 @@ class Game:
     def constructed(cls, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
                     to_move: int = 0) -> Game:
         """A position no dealt game need reach (the cards still in play given; ``None``: an empty slot),
-        for puzzles and tests. Its :attr:`deal_` is not a full deck."""
+        for puzzles and tests. Its :attr:`deal_` is not a full deck.
+
+        Raises :class:`RulesError` / :class:`IllegalMoveError` for arguments of the wrong type or
+        shape: one hand per seat, at most 9 centre slots, card values 1 to 12 (at most 3 of each)."""
+        _args.instance("rules", rules, Rules, RulesError)
+        if (not isinstance(hands, (list, tuple)) or len(hands) != rules.players
+                or not all(isinstance(h, (list, tuple)) and len(h) <= 36 and all(_args.is_int(v) and 1 <= v <= 12
+                                                                                 for v in h) for h in hands)):
+            raise IllegalMoveError(f"hands: expected {rules.players} lists of card values 1 to 12")
+        if (not isinstance(centre, (list, tuple)) or len(centre) > 9
+                or not all(v is None or (_args.is_int(v) and 1 <= v <= 12) for v in centre)):
+            raise IllegalMoveError("centre: expected at most 9 card values 1 to 12 or None")
+        cards = [v for h in hands for v in h] + [v for v in centre if v is not None]
+        if any(cards.count(v) > COPIES for v in set(cards)):
+            raise IllegalMoveError("hands: more than 3 cards of one value")
+        _args.seat("to_move", to_move, rules.players, IllegalMoveError)
         g = Game.__new__(Game)
         g.rules = rules
         g.deal_ = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(v for v in centre if v is not None))
@@ -194,6 +227,8 @@ class Game:
                on_event: Callable[[Game], None] | None = None) -> Game:
         """Play ``events`` on a game dealt ``deal``, checking every rule and every recorded value
         against the deal; raises :class:`~trio_solver.errors.RecordError` naming the event at fault."""
+        if not isinstance(events, (list, tuple)) or not all(isinstance(e, (Turn, Swap, RawTurn)) for e in events):
+            raise RecordError("events", "expected a sequence of Turn and Swap events")
         try:
             game = cls(rules, deal, first_player)
         except IllegalMoveError as e:
@@ -220,7 +255,7 @@ class Game:
             raise RecordError("", str(e)) from None
         first = d.get("first_player", 0)
         if not is_int(first) or not 0 <= first < rules.players:
-            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {first!r:.40}")
+            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first, 40)}")
         deal = Deal.from_json(d["deal"], rules)
         return cls.replay(rules, deal, read_events(d["events"], rules.players, need_values=False), first)
 
@@ -327,7 +362,7 @@ class Game:
         """What ``seat`` may see now (``None``: a spectator): its own hand and the public history."""
         rules = self.rules
         if seat is not None and not (type(seat) is int and 0 <= seat < rules.players):
-            raise IllegalMoveError(f"view: there is no seat {seat!r:.40} (seats 0 to {rules.players - 1} or None)")
+            raise IllegalMoveError(f"view: there is no seat {_show(seat, 40)} (seats 0 to {rules.players - 1} or None)")
         events = self.table.finished_events()
         if rules.teams:
             team = None if seat is None else rules.team_of(seat)
@@ -372,9 +407,9 @@ class Game:
         t = self.table
         t.check_swap((seat_a, seat_b))
         if type(card_a) is not int or card_a not in self.hands[seat_a]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {card_a!r:.40}")
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_a} holds no {_show(card_a, 40)}")
         if type(card_b) is not int or card_b not in self.hands[seat_b]:
-            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {card_b!r:.40}")
+            raise IllegalMoveError(f"swap [{seat_a}, {seat_b}]: seat {seat_b} holds no {_show(card_b, 40)}")
         self._undo.append((t.snapshot(), [h[:] for h in self.hands], None))
         t.apply_swap((seat_a, seat_b), (card_a, card_b))
         ha, hb = self.hands[seat_a], self.hands[seat_b]
@@ -392,7 +427,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"Game(players={self.rules.players}, mode={self.rules.mode.value!r}, teams={self.rules.teams}, "
+            f"Game(players={self.rules.players}, mode={_show(self.rules.mode.value)}, teams={self.rules.teams}, "
             f"to_move={self.to_move}, events={len(self.table.events)}, winner={self.winner})"
         )
 

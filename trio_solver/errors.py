@@ -16,11 +16,25 @@ __all__ = [
     "ContradictionError",
     "ViewError",
     "RunError",
+    "LimitError",
 ]
 
 
 class TrioError(ValueError):
-    """Base class of every error raised by trio_solver."""
+    """Base class of every error raised by trio_solver.
+
+    ``str(error)`` is always one line of at most :attr:`MAX_MESSAGE` characters (line breaks
+    inside a quoted value become spaces; a longer message is cut)."""
+
+    MAX_MESSAGE = 1000
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if len(text.splitlines()) > 1 or "\n" in text or "\r" in text:
+            text = " ".join(text.splitlines())
+        if len(text) > self.MAX_MESSAGE:
+            text = text[: self.MAX_MESSAGE - 3] + "..."
+        return text
 
 
 class RulesError(TrioError):
@@ -39,6 +53,11 @@ class ViewError(TrioError):
     """A request for information the chosen view does not have."""
 
 
+class LimitError(TrioError):
+    """A computation stopped at its time limit, or an input beyond a documented size cap
+    (record size, event count, swap budget, worker count)."""
+
+
 class RecordError(TrioError):
     """A ``trio-record/1`` document that breaks the format or the rules.
 
@@ -53,6 +72,9 @@ class RecordError(TrioError):
         reason = " ".join(reason.split("\n"))
         if len(reason) > self.MAX_REASON:
             reason = reason[: self.MAX_REASON] + "..."
+        where = " ".join(where.split("\n"))
+        if len(where) > self.MAX_REASON:
+            where = where[: self.MAX_REASON] + "..."
         self.where = where
         self.reason = reason
         self.event = event

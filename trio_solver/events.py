@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ._args import ChoiceMeta
+from ._args import show as _show
 from ._json import fail, is_int, kind
+from .errors import RecordError
 from .reveal import MAX_INDEX, Reveal, Revealed
 from .rules import VALUES
 
@@ -32,7 +35,7 @@ __all__ = [
 MAX_EVENTS = 100_000
 
 
-class TurnStatus(str, Enum):
+class TurnStatus(str, Enum, metaclass=ChoiceMeta):
     """What a reveal did to the turn."""
 
     ONGOING = "ongoing"
@@ -44,6 +47,11 @@ class TurnStatus(str, Enum):
     STUCK = "stuck"
     """The values match but no legal reveal is left: a failure."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> TurnStatus:
+        """``TurnStatus("x")`` raises :class:`~trio_solver.errors.RecordError` (a ``ValueError``)."""
+        raise RecordError("status", f"expected one of {', '.join(s.value for s in cls)}, got {_show(value)}")
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -51,6 +59,21 @@ class Turn:
 
     seat: int
     reveals: tuple[Revealed, ...]
+
+    def __post_init__(self) -> None:
+        """Construction validates (:class:`~trio_solver.errors.RecordError` naming ``seat`` or
+        ``reveals``): a seat number, and a sequence of :class:`Revealed` with values 1 to 12."""
+        if type(self.seat) is not int or not 0 <= self.seat <= MAX_INDEX:
+            raise RecordError("seat", f"expected a seat number, got {_show(self.seat)}")
+        reveals = self.reveals
+        if not isinstance(reveals, (tuple, list)):
+            raise RecordError("reveals", f"expected a sequence of Revealed, got {type(reveals).__name__}")
+        for r in reveals:
+            if (not isinstance(r, tuple) or len(r) != 2 or type(r[0]) is not Reveal or type(r[1]) is not int
+                    or not 1 <= r[1] <= 12):
+                raise RecordError("reveals", f"expected Revealed(Reveal, value 1 to 12), got {_show(r)}")
+        if type(reveals) is not tuple or not all(type(r) is Revealed for r in reveals):
+            object.__setattr__(self, "reveals", tuple(r if type(r) is Revealed else Revealed(*r) for r in reveals))
 
     def __str__(self) -> str:
         return f"seat {self.seat}: " + " ".join(str(r) for r in self.reveals)
@@ -77,6 +100,20 @@ class Swap:
 
     seats: tuple[int, int]
     cards: tuple[int, int] | None
+
+    def __post_init__(self) -> None:
+        """Construction validates (:class:`~trio_solver.errors.RecordError` naming ``seats`` or
+        ``cards``): two seat numbers, and ``None`` or two card values 1 to 12."""
+        seats, cards = self.seats, self.cards
+        if (not isinstance(seats, (tuple, list)) or len(seats) != 2
+                or not all(type(s) is int and 0 <= s <= MAX_INDEX for s in seats)):
+            raise RecordError("seats", f"expected two seat numbers, got {_show(seats)}")
+        if cards is not None and (not isinstance(cards, (tuple, list)) or len(cards) != 2
+                                  or not all(type(c) is int and 1 <= c <= 12 for c in cards)):
+            raise RecordError("cards", f"expected None or two card values 1 to 12, got {_show(cards)}")
+        object.__setattr__(self, "seats", tuple(seats))
+        if cards is not None:
+            object.__setattr__(self, "cards", tuple(cards))
 
     def __str__(self) -> str:
         a, b = self.seats
@@ -148,10 +185,10 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
     if "turn" in ev:
         for key in ev:
             if key not in ("turn", "reveals"):
-                fail(loc, f"unknown key {key!r} in a turn (allowed: turn, reveals)", i)
+                fail(loc, f"unknown key {_show(key)} in a turn (allowed: turn, reveals)", i)
         seat = ev["turn"]
         if not is_int(seat) or not 0 <= seat < players:
-            fail(loc, f"'turn' must be a seat 0 to {players - 1}, got {seat!r}", i)
+            fail(loc, f"'turn' must be a seat 0 to {players - 1}, got {_show(seat)}", i)
         loc = f"event {i} (turn of seat {seat})"
         reveals = ev.get("reveals")
         if not isinstance(reveals, list):
@@ -165,7 +202,7 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
                 fail(rloc, f"expected an object such as {{\"centre\": 3, \"value\": 10}}, got {kind(r)}", i)
             for key in r:
                 if key not in ("centre", "lowest", "highest", "value"):
-                    fail(rloc, f"unknown key {key!r} (allowed: centre, lowest, highest, value)", i)
+                    fail(rloc, f"unknown key {_show(key)} (allowed: centre, lowest, highest, value)", i)
             places = [k for k in ("centre", "lowest", "highest") if k in r]
             if len(places) != 1:
                 fail(rloc, "needs exactly one of 'centre', 'lowest', 'highest'"
@@ -173,12 +210,12 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
             idx = r[places[0]]
             if not is_int(idx) or not 0 <= idx <= MAX_INDEX:
                 fail(rloc, f"'{places[0]}' must be a {'slot' if places[0] == 'centre' else 'seat'} number, "
-                     f"got {idx!r:.40}", i)
+                     f"got {_show(idx, 40)}", i)
             value: int | None = None
             if "value" in r:
                 value = r["value"]
                 if not is_int(value) or value not in VALUES:
-                    fail(rloc, f"'value' must be 1 to 12, got {value!r}", i)
+                    fail(rloc, f"'value' must be 1 to 12, got {_show(value)}", i)
             elif need_values:
                 fail(rloc, "'value' is required in a record without a deal", i)
             parsed.append((Reveal(places[0], idx), value))  # type: ignore[arg-type]
@@ -186,17 +223,17 @@ def _read_event(ev: Any, i: int, players: int, need_values: bool) -> RawEvent:
     if "swap" in ev:
         for key in ev:
             if key not in ("swap", "cards"):
-                fail(loc, f"unknown key {key!r} in a swap (allowed: swap, cards)", i)
+                fail(loc, f"unknown key {_show(key)} in a swap (allowed: swap, cards)", i)
         seats = ev["swap"]
         if not isinstance(seats, list) or len(seats) != 2 or not all(is_int(s) and 0 <= s < players for s in seats):
-            fail(loc, f"'swap' must be two seats 0 to {players - 1}, got {seats!r}", i)
+            fail(loc, f"'swap' must be two seats 0 to {players - 1}, got {_show(seats)}", i)
         if "cards" not in ev:
             fail(loc, "'cards' missing (use null when the values were secret)", i)
         cards = ev["cards"]
         if cards is not None and (
             not isinstance(cards, list) or len(cards) != 2 or not all(is_int(c) and c in VALUES for c in cards)
         ):
-            fail(loc, f"'cards' must be two card values 1 to 12 or null, got {cards!r}", i)
+            fail(loc, f"'cards' must be two card values 1 to 12 or null, got {_show(cards)}", i)
         return Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
     fail(loc, "an event is a turn {\"turn\": SEAT, \"reveals\": [...]} or a swap "
          "{\"swap\": [A, B], \"cards\": [VA, VB]}", i)

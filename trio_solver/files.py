@@ -32,6 +32,10 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     path is a directory, its folder is missing, or the file cannot be written (read-only
     folder, full disk); no temporary file survives any outcome.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError("path", f"expected a file name, got {type(path).__name__}")
+    if not os.fspath(path) or "\x00" in os.fspath(path):
+        raise RecordError("path", f"not a file name: {os.fspath(path)!r:.80}")
     target = Path(path)
     if target.is_dir():
         raise RecordError(str(path), "is a directory")

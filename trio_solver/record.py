@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._args import show as _show
+from . import _args
 from ._json import fail, is_int, is_text, json_object, key_text, kind, strict_loads
 from .engine import Deal, Game, _read_cards
 from .errors import RecordError, RulesError
@@ -76,13 +78,19 @@ class Record:
         if not isinstance(path, (str, os.PathLike)):
             raise RecordError("path", f"expected a file name, got {type(path).__name__}")
         name = str(path)
+        if not name.isprintable() or len(name) > 200:
+            name = _args.show(name, 200)
         try:
             if name == "-":
-                data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+                if sys.stdin is None:
+                    raise RecordError("-", "standard input is closed")
+                data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_RECORD_BYTES + 1)
             else:
                 with open(path, "rb") as f:
                     data = f.read(MAX_RECORD_BYTES + 1)
         except (OSError, ValueError) as e:
+            if isinstance(e, RecordError):
+                raise
             raise RecordError(name, f"cannot read: {getattr(e, 'strerror', None) or e}") from None
         return cls.loads(data)
 
@@ -112,9 +120,9 @@ class Record:
             if key not in _TOP_KEYS:
                 raise RecordError(key_text(key), f"unknown key (allowed: {', '.join(_TOP_KEYS)})")
         if "format" not in data:
-            raise RecordError("format", f"missing; expected {FORMAT!r}")
+            raise RecordError("format", f"missing; expected {_show(FORMAT)}")
         if data["format"] != FORMAT:
-            raise RecordError("format", f"expected {FORMAT!r}, got {data['format']!r:.80}")
+            raise RecordError("format", f"expected {_show(FORMAT)}, got {_show(data['format'], 80)}")
         if "rules" not in data:
             raise RecordError("rules", "missing")
         try:
@@ -129,11 +137,11 @@ class Record:
                 raise RecordError("names", f"expected a list of {n} strings, one per seat")
             for k, x in enumerate(raw):
                 if not is_text(x):
-                    raise RecordError(f"names[{k}]", f"not valid Unicode text: {x!r:.80}")
+                    raise RecordError(f"names[{k}]", f"not valid Unicode text: {_show(x, 80)}")
             names = tuple(raw)
         first = data.get("first_player", 0)
         if not is_int(first) or not 0 <= first < n:
-            raise RecordError("first_player", f"expected a seat 0 to {n - 1}, got {first!r:.80}")
+            raise RecordError("first_player", f"expected a seat 0 to {n - 1}, got {_show(first, 80)}")
         deal = Deal.from_json(data["deal"], rules) if "deal" in data else None
         viewer = _read_viewer(data["viewer"], rules) if "viewer" in data else None
         if deal is not None and viewer is not None and deal.hands[viewer.seat] != viewer.hand:
@@ -161,11 +169,11 @@ class Record:
         """The full-deal record of a game (its turn in progress included)."""
         if not isinstance(game, Game):
             raise RecordError("game", f"expected a Game, got {type(game).__name__}")
-        if names is not None and (isinstance(names, str) or len(names) != game.rules.players
+        if names is not None and (not isinstance(names, (list, tuple)) or len(names) != game.rules.players
                                   or not all(isinstance(x, str) for x in names)):
             raise RecordError("names", f"expected {game.rules.players} names, one per seat")
         if viewer is not None and (not is_int(viewer) or not 0 <= viewer < game.rules.players):
-            raise RecordError("viewer", f"expected a seat 0 to {game.rules.players - 1}, got {viewer!r:.40}")
+            raise RecordError("viewer", f"expected a seat 0 to {game.rules.players - 1}, got {_show(viewer, 40)}")
         return cls(
             game.rules,
             tuple(game.table.finished_events()),
@@ -177,7 +185,10 @@ class Record:
 
     # -- writing ------------------------------------------------------------------
     def to_json(self, *, values: bool = True) -> dict[str, Any]:
-        """The JSON document (``values=False`` leaves out values that follow from the deal)."""
+        """The JSON document (``values=False`` leaves out values that follow from the deal).
+
+        Raises :class:`RecordError` (where ``"values"``) unless ``values`` is a bool."""
+        _args.boolean("values", values, _ArgError)
         out: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_json()}
         if self.names is not None:
             out["names"] = list(self.names)
@@ -190,7 +201,11 @@ class Record:
         return out
 
     def dumps(self, *, indent: int | None = None, values: bool = True) -> str:
-        """The record as JSON text."""
+        """The record as JSON text (``indent``: ``None`` or 0 to 16 spaces).
+
+        Raises :class:`RecordError` naming ``indent`` or ``values`` for other values."""
+        if indent is not None:
+            _args.int_in("indent", indent, 0, 16, _ArgError, "a number of spaces")
         return json.dumps(self.to_json(values=values), indent=indent, ensure_ascii=False)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -209,7 +224,7 @@ class Record:
         if after is None:
             return len(self.events)
         if not is_int(after) or not 0 <= after <= len(self.events):
-            raise RecordError("after", f"expected 0 to {len(self.events)} events, got {after!r:.40}")
+            raise RecordError("after", f"expected 0 to {len(self.events)} events, got {_show(after, 40)}")
         return after
 
     def game(self, after: int | None = None) -> Game:
@@ -247,7 +262,7 @@ class Record:
                 if self.deal is None:
                     seat = None
         if seat is not None and (not is_int(seat) or not 0 <= seat < self.rules.players):  # type: ignore[operator]
-            raise RecordError("seat", f"expected a seat 0 to {self.rules.players - 1} or none, got {seat!r:.40}")
+            raise RecordError("seat", f"expected a seat 0 to {self.rules.players - 1} or none, got {_show(seat, 40)}")
         assert seat is None or isinstance(seat, int)
         if self.deal is not None:
             return self.game(n).view(seat)
@@ -288,6 +303,14 @@ class Record:
         return final.winner
 
 
+class _ArgError(RecordError):
+    """A bad argument of a :class:`Record` method (a :class:`RecordError` whose ``where`` is the argument)."""
+
+    def __init__(self, message: str) -> None:
+        name, _, reason = message.partition(": ")
+        super().__init__(name, reason)
+
+
 def _read_viewer(raw: Any, rules: Rules) -> Viewer:
     raw = json_object(raw, "viewer", ("seat", "hand"))
     for key in ("seat", "hand"):
@@ -295,5 +318,5 @@ def _read_viewer(raw: Any, rules: Rules) -> Viewer:
             fail(f"viewer.{key}", "missing")
     seat = raw["seat"]
     if not is_int(seat) or not 0 <= seat < rules.players:
-        fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {seat!r:.40}")
+        fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 40)}")
     return Viewer(seat, tuple(sorted(_read_cards(raw["hand"], "viewer.hand", rules.hand_size))))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from ._args import show as _show
 from ._json import fail
 from .errors import IllegalMoveError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, where
@@ -97,7 +98,7 @@ class Table:
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
         if type(first_player) is not int or not 0 <= first_player < n:
-            raise IllegalMoveError(f"first player must be a seat 0 to {n - 1}, got {first_player!r}")
+            raise IllegalMoveError(f"first player must be a seat 0 to {n - 1}, got {_show(first_player)}")
         self.rules = rules
         self.first_player = first_player
         self._sizes: list[int] = [rules.hand_size] * n
@@ -265,12 +266,12 @@ class Table:
     def check_reveal(self, reveal: Reveal) -> None:
         """Raise :class:`IllegalMoveError` unless ``reveal`` is allowed now."""
         if not isinstance(reveal, tuple) or len(reveal) != 2:
-            raise IllegalMoveError(f"expected a Reveal such as Reveal.centre(3), got {reveal!r:.80}")
+            raise IllegalMoveError(f"expected a Reveal such as Reveal.centre(3), got {_show(reveal, 80)}")
         kind, i = reveal
         if type(i) is not int or (kind != "centre" and kind != "lowest" and kind != "highest"):
             # only a centre slot or one of the two ends of a hand can be asked (docs/RULES.md, "A turn")
             raise IllegalMoveError(
-                f"{tuple(reveal)!r:.80}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
+                f"{_show(tuple(reveal), 80)}: a reveal is a centre slot, or the lowest or highest card of a seat's hand"
             )
         if self._winner is not None:
             raise IllegalMoveError(f"{reveal}: the game is over (seat {self._winner} won)")
@@ -375,19 +376,19 @@ class Table:
         """Raise :class:`IllegalMoveError` unless ``seats`` may swap now; return their team."""
         rules = self.rules
         if not rules.teams:
-            raise IllegalMoveError(f"swap {list(seats)}: swaps exist only in team play")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: swaps exist only in team play")
         if self._winner is not None:
-            raise IllegalMoveError(f"swap {list(seats)}: the game is over")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: the game is over")
         a, b = seats
         n = rules.players
         if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n) or rules.partner(a) != b:
             raise IllegalMoveError(
-                f"swap {list(seats)!r:.80}: a swap is between two partners "
+                f"swap {_show(list(seats), 80)}: a swap is between two partners "
                 f"({', '.join(str(list(t)) for t in rules.teams_of_seats)})"
             )
         team = rules.team_of(a)
         if self._turn:
-            raise IllegalMoveError(f"swap {list(seats)}: not during a turn")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: not during a turn")
         if team not in self._swap_open:
             if any(isinstance(e, Swap) and rules.team_of(e.seats[0]) == team for e in self.moment_events()):
                 why = "this team already swapped at this moment"
@@ -397,7 +398,7 @@ class Table:
                 why = "not open at this moment"
             else:
                 why = "swaps are allowed only before the first turn and, after a trio, for the other teams"
-            raise IllegalMoveError(f"swap {list(seats)}: {why}")
+            raise IllegalMoveError(f"swap {_show(list(seats), 80)}: {why}")
         return team
 
     def apply_swap(self, seats: tuple[int, int], cards: tuple[int, int] | None) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
+from ._args import show as _show
 from .errors import NotationError
 
 __all__ = ["Kind", "Reveal", "Revealed", "KINDS"]
@@ -45,15 +46,15 @@ class Reveal(_RevealFields):
     __slots__ = ()
 
     def __new__(cls, kind: Kind, index: int) -> Reveal:
-        if kind not in _LETTER:
-            raise NotationError(f"{kind!r:.40} is not a kind of reveal (centre, lowest or highest)")
+        if not isinstance(kind, str) or kind not in _LETTER:
+            raise NotationError(f"{_show(kind, 40)} is not a kind of reveal (centre, lowest or highest)")
         if type(index) is not int or not 0 <= index <= MAX_INDEX:
             raise NotationError(f"{kind}: expected a {'slot' if kind == 'centre' else 'seat'} number 0 to "
-                                f"{MAX_INDEX}, got {index!r:.40}")
+                                f"{MAX_INDEX}, got {_show(index, 40)}")
         return tuple.__new__(cls, (kind, index))
 
     def __repr__(self) -> str:
-        return f"Reveal(kind={self.kind!r}, index={self.index})"
+        return f"Reveal(kind={_show(self.kind)}, index={self.index})"
 
     @staticmethod
     def centre(slot: int) -> Reveal:
@@ -90,12 +91,12 @@ class Reveal(_RevealFields):
     def from_str(cls, text: str) -> Reveal:
         """Parse ``c3`` / ``l2`` / ``h0`` (case and surrounding blanks ignored)."""
         if not isinstance(text, str):
-            raise NotationError(f"expected a reveal such as c3, l2 or h0, got {text!r}")
+            raise NotationError(f"expected a reveal such as c3, l2 or h0, got {_show(text)}")
         t = text.strip().lower()
         if (len(t) < 2 or len(t) > 4 or t[0] not in _KIND_OF_LETTER or not t[1:].isdigit()
                 or not t[1:].isascii()):
             raise NotationError(
-                f"{text!r:.40} is not a reveal: write c<slot>, l<seat> or h<seat>, e.g. c3, l2, h0"
+                f"{_show(text, 40)} is not a reveal: write c<slot>, l<seat> or h<seat>, e.g. c3, l2, h0"
             )
         return _interned(_KIND_OF_LETTER[t[0]], int(t[1:]))
 
@@ -107,7 +108,7 @@ class Reveal(_RevealFields):
     def from_json(cls, data: Any) -> Reveal:
         """Read ``{"centre": 3}`` / ``{"lowest": 2}`` / ``{"highest": 0}`` (extra keys refused)."""
         if not isinstance(data, dict):
-            raise NotationError(f"expected an object such as {{\"centre\": 3}}, got {data!r}")
+            raise NotationError(f"expected an object such as {{\"centre\": 3}}, got {_show(data)}")
         kinds = [k for k in KINDS if k in data]
         if len(kinds) != 1:
             raise NotationError(
@@ -117,7 +118,7 @@ class Reveal(_RevealFields):
         kind = kinds[0]
         index = data[kind]
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= MAX_INDEX:
-            raise NotationError(f"{kind}: expected a slot or seat number 0 to {MAX_INDEX}, got {index!r:.40}")
+            raise NotationError(f"{kind}: expected a slot or seat number 0 to {MAX_INDEX}, got {_show(index, 40)}")
         return _interned(kind, index)
 
 
@@ -143,11 +144,11 @@ class Revealed(NamedTuple):
     def from_str(cls, text: str) -> Revealed:
         """Parse ``c3=10``."""
         if not isinstance(text, str) or "=" not in text:
-            raise NotationError(f"expected a shown card such as c3=10, got {text!r}")
+            raise NotationError(f"expected a shown card such as c3=10, got {_show(text)}")
         place, _, value = text.partition("=")
         v = value.strip()
         if not v.isdigit() or len(v) > 2 or not 1 <= int(v) <= 12:
-            raise NotationError(f"{text!r:.40}: the value must be 1 to 12")
+            raise NotationError(f"{_show(text, 40)}: the value must be 1 to 12")
         return cls(Reveal.from_str(place), int(v))
 
     def to_json(self) -> dict[str, int]:
@@ -158,8 +159,8 @@ class Revealed(NamedTuple):
     def from_json(cls, data: Any) -> Revealed:
         """Read ``{"centre": 3, "value": 10}`` (raises :class:`~trio_solver.errors.NotationError`)."""
         if not isinstance(data, dict) or "value" not in data:
-            raise NotationError(f"expected an object such as {{\"centre\": 3, \"value\": 10}}, got {data!r:.80}")
+            raise NotationError(f"expected an object such as {{\"centre\": 3, \"value\": 10}}, got {_show(data, 80)}")
         value = data["value"]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
-            raise NotationError(f"value: expected 1 to 12, got {value!r:.40}")
+            raise NotationError(f"value: expected 1 to 12, got {_show(value, 40)}")
         return cls(Reveal.from_json({k: v for k, v in data.items() if k != "value"}), value)

@@ -17,6 +17,8 @@ from typing import Any
 
 import networkx as nx
 
+from ._args import ChoiceMeta
+from ._args import show as _show
 from .errors import RulesError
 
 __all__ = [
@@ -43,13 +45,18 @@ DEAL_TABLE: dict[int, tuple[int, int]] = {3: (9, 9), 4: (7, 8), 5: (6, 6), 6: (5
 TEAM_HAND_SIZE: dict[int, int] = {4: 9, 6: 6}
 
 
-class Mode(str, Enum):
+class Mode(str, Enum, metaclass=ChoiceMeta):
     """The winning goal besides the trio of 7s."""
 
     SIMPLE = "simple"
     """Any three trios."""
     PICANTE = "picante"
     """Two linked trios (also called Spicy)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Mode:
+        """``Mode("x")`` raises :class:`RulesError` (a ``ValueError``) in one line."""
+        raise RulesError(f"mode: expected 'simple' or 'picante', got {_show(value)}")
 
 
 def default_links() -> frozenset[tuple[int, int]]:
@@ -61,13 +68,17 @@ def default_links() -> frozenset[tuple[int, int]]:
 
 def _normalise_links(links: Iterable[Sequence[int]]) -> frozenset[tuple[int, int]]:
     out: set[tuple[int, int]] = set()
+    if isinstance(links, (str, bytes, dict)) or not isinstance(links, Iterable):
+        raise RulesError(f"rules.links: expected a list of value pairs, got {type(links).__name__}")
     for i, pair in enumerate(links):
+        if i >= 66:
+            raise RulesError("rules.links: more than the 66 pairs of values 1 to 12")
         if (
             not isinstance(pair, (list, tuple))
             or len(pair) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
         ):
-            raise RulesError(f"rules.links[{i}]: expected a pair of card values, got {pair!r}")
+            raise RulesError(f"rules.links[{i}]: expected a pair of card values, got {_show(pair)}")
         a, b = pair
         if a not in VALUES or b not in VALUES:
             raise RulesError(f"rules.links[{i}]: values must be 1 to 12, got {list(pair)}")
@@ -75,6 +86,18 @@ def _normalise_links(links: Iterable[Sequence[int]]) -> frozenset[tuple[int, int
             raise RulesError(f"rules.links[{i}]: a value cannot be linked to itself ({a})")
         out.add((min(a, b), max(a, b)))
     return frozenset(out)
+
+
+def _held(trios: Iterable[int]) -> set[int]:
+    """The set of trio values given; :class:`RulesError` unless an iterable of at most 12 values 1 to 12."""
+    if isinstance(trios, (str, bytes)) or not isinstance(trios, Iterable):
+        raise RulesError(f"trios: expected card values 1 to 12, got {type(trios).__name__}")
+    held: set[int] = set()
+    for v in trios:
+        if type(v) is not int or not 1 <= v <= 12 or len(held) > 12:
+            raise RulesError(f"trios: expected card values 1 to 12, got {_show(v)}")
+        held.add(v)
+    return held
 
 
 @dataclass(frozen=True)
@@ -95,18 +118,18 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):
-            raise RulesError(f"rules.players: expected an integer 3 to 6, got {self.players!r}")
+            raise RulesError(f"rules.players: expected an integer 3 to 6, got {_show(self.players)}")
         if self.players not in DEAL_TABLE:
-            raise RulesError(f"rules.players: Trio is played by 3 to 6 players, got {self.players}")
+            raise RulesError(f"rules.players: Trio is played by 3 to 6 players, got {_show(self.players)}")
         try:
             mode = Mode(self.mode)
         except (ValueError, TypeError):
             raise RulesError(
-                f"rules.mode: expected 'simple' or 'picante', got {self.mode!r}"
+                f"rules.mode: expected 'simple' or 'picante', got {_show(self.mode)}"
             ) from None
         object.__setattr__(self, "mode", mode)
         if not isinstance(self.teams, bool):
-            raise RulesError(f"rules.teams: expected true or false, got {self.teams!r}")
+            raise RulesError(f"rules.teams: expected true or false, got {_show(self.teams)}")
         if self.teams and self.players not in TEAM_HAND_SIZE:
             raise RulesError(
                 f"rules.teams: team play needs 4 or 6 players, got {self.players}"
@@ -143,11 +166,16 @@ class Rules:
         return tuple(index)
 
     def team_of(self, seat: int) -> int:
-        """Index (into :attr:`teams_of_seats`) of the side that ``seat`` scores for."""
-        return self._team_index[seat]
+        """Index (into :attr:`teams_of_seats`) of the side that ``seat`` scores for
+        (:class:`RulesError` for a seat not at the table)."""
+        if type(seat) is int and 0 <= seat < self.players:
+            return self._team_index[seat]
+        raise RulesError(f"seat: expected a seat 0 to {self.players - 1}, got {_show(seat)}")
 
     def partner(self, seat: int) -> int | None:
-        """The partner of ``seat`` in team play, ``None`` otherwise."""
+        """The partner of ``seat`` in team play, ``None`` otherwise (:class:`RulesError` for a seat
+        not at the table)."""
+        self.team_of(seat)
         if not self.teams:
             return None
         a, b = self.teams_of_seats[self.team_of(seat)]
@@ -163,12 +191,13 @@ class Rules:
         return nx.freeze(g)  # the Rules are immutable, so is their graph
 
     def linked(self, a: int, b: int) -> bool:
-        """Whether trios of ``a`` and ``b`` are linked."""
+        """Whether trios of ``a`` and ``b`` are linked (:class:`RulesError` unless both are values 1 to 12)."""
+        _held((a, b))
         return bool(self.link_graph.has_edge(a, b))
 
     def is_win(self, trios: Iterable[int]) -> bool:
         """Whether a side holding trios of these values has met the goal."""
-        held = set(trios)
+        held = _held(trios)
         if SEVEN in held:
             return True
         if self.mode is Mode.SIMPLE:
@@ -177,7 +206,7 @@ class Rules:
 
     def winning_values(self, trios: Iterable[int]) -> frozenset[int]:
         """The values whose trio would make a side holding ``trios`` win at once."""
-        held = set(trios)
+        held = _held(trios)
         out = {SEVEN}
         if self.mode is Mode.SIMPLE:
             if len(held) >= 2:
@@ -189,7 +218,7 @@ class Rules:
 
     def goal_distance(self, trios: Iterable[int]) -> int:
         """Trios still needed, ignoring the trio of 7s (0 once the goal is met)."""
-        held = set(trios)
+        held = _held(trios)
         if self.is_win(held):
             return 0
         if self.mode is Mode.SIMPLE:
@@ -211,7 +240,7 @@ class Rules:
             raise RulesError(f"rules: expected an object, got {type(data).__name__}")
         unknown = set(data) - {"players", "mode", "teams", "links"}
         if unknown:
-            raise RulesError(f"rules: unknown key {sorted(unknown)[0]!r}")
+            raise RulesError(f"rules: unknown key {_show(sorted(unknown)[0])}")
         for key in ("players", "mode"):
             if key not in data:
                 raise RulesError(f"rules.{key}: missing")

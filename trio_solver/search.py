@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._args import show as _show
 from .beliefs import Beliefs
 from ._json import is_int, json_object
 from .errors import IllegalMoveError, NotationError, RecordError, ViewError
@@ -154,6 +155,8 @@ class Advice:
         """The evaluation of one reveal (raises :class:`~trio_solver.errors.IllegalMoveError` if it is
         not legal now)."""
         r = Reveal.from_str(reveal) if isinstance(reveal, str) else reveal
+        if not isinstance(r, Reveal):
+            raise IllegalMoveError(f"reveal: expected a Reveal or its notation such as 'c3', got {type(r).__name__}")
         for e in self.evaluations:
             if e.reveal == r:
                 return e
@@ -188,13 +191,13 @@ class Advice:
 
 def _int(x: Any) -> int:
     if not is_int(x):
-        raise TypeError(f"expected an integer, got {x!r:.40}")
+        raise TypeError(f"expected an integer, got {_show(x, 40)}")
     return int(x)
 
 
 def _prob(x: Any) -> float:
     if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0.0 <= x <= 1.0:
-        raise TypeError(f"expected a probability, got {x!r:.40}")
+        raise TypeError(f"expected a probability, got {_show(x, 40)}")
     return float(x)
 
 
@@ -309,10 +312,15 @@ def advise(view: PlayerView, objective: Objective = "trio", *, beliefs: Beliefs 
     """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
 
     ``view`` must be the view of the seat to move (its hand known). Raises
-    :class:`~trio_solver.errors.ViewError` otherwise, or when the game is over.
+    :class:`~trio_solver.errors.ViewError` otherwise, when the game is over, for an ``objective``
+    other than ``"trio"``/``"win"``, or ``beliefs`` that are not the :class:`Beliefs` of ``view``.
     """
-    if objective not in ("trio", "win"):
-        raise ViewError(f"objective must be 'trio' or 'win', got {objective!r}")
+    if not isinstance(view, PlayerView):
+        raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+    if not isinstance(objective, str) or objective not in ("trio", "win"):
+        raise ViewError(f"objective: expected 'trio' or 'win', got {_show(objective)}")
+    if beliefs is not None and (not isinstance(beliefs, Beliefs) or beliefs.view != view):
+        raise ViewError("beliefs: expected None or the Beliefs of this view")
     if view.over:
         raise ViewError(f"the game is over (seat {view.winner} won): there is nothing to advise")
     if view.seat is None or view.hand is None:

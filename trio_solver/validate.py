@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import limits
 from .beliefs import Beliefs
+from .limits import Deadline, time_limit
 from .errors import ContradictionError
 from .facts import HandFact, SlotFact, TrioChange
 from .events import where
@@ -60,8 +62,15 @@ def _view_for_check(record: Record, after: int | None) -> PlayerView:
     return record.view(record.viewer.seat if record.viewer is not None else None, after)
 
 
-def check_record(record: Record) -> Summary:
-    """Check that some deal fits ``record``; raise :class:`ContradictionError` if none does."""
+def check_record(record: Record, *, deadline: Deadline | float | None = None) -> Summary:
+    """Check that some deal fits ``record``; raise :class:`ContradictionError` if none does, and
+    :class:`~trio_solver.errors.LimitError` if ``deadline`` (or an active
+    :func:`~trio_solver.limits.time_limit`) passes first."""
+    with time_limit(deadline):
+        return _check_record(record)
+
+
+def _check_record(record: Record) -> Summary:
     view = _view_for_check(record, None)
     approximate = False
     if record.deal is None:
@@ -81,6 +90,7 @@ def explain_contradiction(record: Record) -> ContradictionError:
     if not Beliefs(_view_for_check(record, 0)).consistent:
         return ContradictionError("viewer.hand", "no deal fits the viewer's hand", event=None)
     while hi - lo > 1:
+        limits.check("validate")
         mid = (lo + hi) // 2
         if Beliefs(_view_for_check(record, mid)).consistent:
             lo = mid
@@ -100,6 +110,7 @@ def explain_contradiction(record: Record) -> ContradictionError:
     else:
         dropped: set[int] = set()
         for idx in reversed(range(len(facts))):
+            limits.check("validate")
             trial = frozenset(dropped | {idx})
             if not Beliefs(view, _drop=trial).consistent:
                 dropped.add(idx)

@@ -33,9 +33,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _args
+from ._args import show as _show
 from ._json import fail, is_int, json_object
-from .errors import IllegalMoveError, NotationError, RecordError, RulesError
-from .events import Event, RawEvent, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
+from .errors import IllegalMoveError, NotationError, RecordError, RulesError, TrioError, ViewError
+from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
@@ -88,7 +90,7 @@ class PlayerView:
             value = reveal.value
             reveal = reveal.reveal
         if type(reveal) is not Reveal:
-            raise IllegalMoveError(f"expected a reveal such as Reveal.centre(3) or 'c3=10', got {reveal!r:.80}")
+            raise IllegalMoveError(f"expected a reveal such as Reveal.centre(3) or 'c3=10', got {_show(reveal, 80)}")
         try:
             self._table.check_reveal(reveal)
         except IllegalMoveError as e:
@@ -98,7 +100,7 @@ class PlayerView:
             if value is None:
                 raise IllegalMoveError(f"{reveal}: say which value it showed, e.g. {reveal}=10")
         if not is_int(value) or value not in VALUES:
-            raise IllegalMoveError(f"{reveal}: a card value is 1 to 12, got {value!r:.80}")
+            raise IllegalMoveError(f"{reveal}: a card value is 1 to 12, got {_show(value, 80)}")
         shown = Revealed(reveal, value)
         if self._table.turn:
             last = self.events[-1]
@@ -112,8 +114,14 @@ class PlayerView:
         """The position after a team swap (``cards``: what ``seats[0]`` and ``seats[1]`` gave,
         known only for the viewer's own team; ``None`` otherwise)."""
         if not isinstance(seats, (list, tuple)) or len(seats) != 2:
-            raise IllegalMoveError(f"swap: expected two seats, got {seats!r:.80}")
-        swap = Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
+            raise IllegalMoveError(f"swap: expected two seats, got {_show(seats, 80)}")
+        if cards is not None and (not isinstance(cards, (list, tuple)) or len(cards) != 2
+                                  or not all(_args.is_int(c) and 1 <= c <= 12 for c in cards)):
+            raise IllegalMoveError(f"swap: expected two card values 1 to 12 or None, got {_show(cards, 80)}")
+        try:
+            swap = Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
+        except TrioError as e:
+            raise IllegalMoveError(str(e)) from None
         try:
             self._table.check_swap(swap.seats)
         except IllegalMoveError as e:
@@ -178,12 +186,12 @@ class PlayerView:
             raise RecordError("", str(e)) from None
         seat, hand = d.get("seat"), d.get("hand")
         if seat is not None and (not is_int(seat) or not 0 <= seat < rules.players):
-            fail("seat", f"expected a seat 0 to {rules.players - 1} or null, got {seat!r:.80}")
+            fail("seat", f"expected a seat 0 to {rules.players - 1} or null, got {_show(seat, 80)}")
         if hand is not None and (not isinstance(hand, list) or not all(is_int(v) for v in hand)):
             fail("hand", "expected a list of card values or null")
         first = d.get("first_player", 0)
         if not is_int(first) or not 0 <= first < rules.players:
-            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {first!r:.80}")
+            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first, 80)}")
         raw = read_events(d["events"], rules.players, need_values=True)
         return _replay_raw(rules, raw, seat, hand, first)
 
@@ -227,8 +235,24 @@ class PlayerView:
         """The values of the trios taken by each seat, in order."""
         return self._table.trios
 
+    def _seat(self, seat: Any, name: str = "seat") -> int:
+        return _args.seat(name, seat, self.rules.players, ViewError)  # type: ignore[return-value]
+
+    def _reveal(self, reveal: Any) -> Reveal:
+        """A :class:`Reveal` of a seat or slot of this table (:class:`ViewError` otherwise)."""
+        _args.instance("reveal", reveal, Reveal, ViewError)
+        if reveal.is_centre:
+            n = len(self._table.centre_present)
+            if reveal.index >= n:
+                raise ViewError(f"reveal: {reveal}: no centre slot {reveal.index} at this table")
+        else:
+            self._seat(reveal.index, "reveal")
+        return reveal  # type: ignore[no-any-return]
+
     def team_trios(self, seat: int) -> tuple[int, ...]:
-        """Trios held by the side of ``seat`` (pooled over partners in team play)."""
+        """Trios held by the side of ``seat`` (pooled over partners in team play); raises
+        :class:`~trio_solver.errors.ViewError` for a seat not at the table."""
+        self._seat(seat)
         return tuple(self._table.team_trios(self.rules.team_of(seat)))
 
     @property
@@ -241,15 +265,22 @@ class PlayerView:
         return self._table.legal_reveals()
 
     def position(self, reveal: Reveal) -> int:
-        """Index in the owner's sorted hand of the card a hand reveal would show now."""
+        """Index in the owner's sorted hand of the card a hand reveal would show now
+        (:class:`~trio_solver.errors.ViewError` for a centre slot or a seat not at the table)."""
+        if self._reveal(reveal).is_centre:
+            raise ViewError(f"reveal: {reveal}: a centre slot has no position in a hand")
         return self._table.position(reveal)
 
     def accessible(self, seat: int) -> int:
-        """Cards of ``seat`` not face up in this turn."""
+        """Cards of ``seat`` not face up in this turn (:class:`~trio_solver.errors.ViewError` for a
+        seat not at the table)."""
+        self._seat(seat)
         return self._table.accessible(seat)
 
     def used(self, seat: int) -> tuple[int, int]:
-        """``(lowest, highest)`` cards of ``seat`` face up in the turn in progress."""
+        """``(lowest, highest)`` cards of ``seat`` face up in the turn in progress
+        (:class:`~trio_solver.errors.ViewError` for a seat not at the table)."""
+        self._seat(seat)
         return self._table.used(seat)
 
     def table_copy(self) -> Table:
@@ -257,7 +288,11 @@ class PlayerView:
         return self._table.copy()
 
     def own_value(self, reveal: Reveal) -> int | None:
-        """The value a reveal of the viewer's own hand would show now, else ``None``."""
+        """The value a reveal of the viewer's own hand would show now, else ``None``
+        (:class:`~trio_solver.errors.ViewError` for a reveal of a seat or slot not at the table)."""
+        self._reveal(reveal)
+        if self.hand is None or (not reveal.is_centre and self._table.accessible(reveal.index) <= 0):
+            return None
         if self.hand is None or reveal.is_centre or reveal.index != self.seat:
             return None
         return self.hand[self._table.position(reveal)]
@@ -346,10 +381,14 @@ def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand
                 first_player: int, on_event: Callable[[PlayerView], None] | None = None) -> PlayerView:
     if (seat is None) != (hand is None):
         fail("viewer", "a viewer needs both a seat and a hand")
+    if not is_int(first_player) or not 0 <= first_player < rules.players:
+        fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first_player)}")
+    if not isinstance(events, (list, tuple)) or not all(isinstance(e, (RawTurn, Swap)) for e in events):
+        fail("events", "expected a sequence of Turn and Swap events")
     own: tuple[int, ...] | None = None
     if seat is not None and hand is not None:
         if not is_int(seat) or not 0 <= seat < rules.players:
-            fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {seat!r:.80}")
+            fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 80)}")
         own = _check_hand(hand, rules.hand_size, "viewer.hand")
     target = _ViewTarget(rules, first_player, seat, own)
     filled = drive(target, events, (seat, target.own), on_event)
@@ -361,7 +400,7 @@ def _check_hand(hand: Sequence[int], size: int, loc: str) -> tuple[int, ...]:
         fail(loc, "expected a list of card values")
     for k, v in enumerate(hand):
         if not is_int(v) or v not in VALUES:
-            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {v!r:.80}")
+            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {_show(v, 80)}")
     if len(hand) != size:
         fail(loc, f"{len(hand)} cards, the rules deal {size}")
     for v in VALUES:
@@ -390,4 +429,6 @@ def replay_view(
     """
     if not isinstance(rules, Rules):
         raise RecordError("rules", f"expected Rules, got {type(rules).__name__}")
+    if not isinstance(events, (list, tuple)) or not all(isinstance(e, (Turn, Swap)) for e in events):
+        raise RecordError("events", "expected a sequence of Turn and Swap events")
     return _replay_raw(rules, [raw_event(e) for e in events], seat, hand, first_player, on_event)

@@ -1,0 +1,304 @@
+"""The commands at their edges: hostile paths, full disk, closed or broken streams, Ctrl-C, huge numbers.
+
+Every case checks the promised exit status, that standard error is at most one line and never a
+traceback, and that no partial or temporary file is left behind. ``--fuzz-long`` (or
+``TRIO_FUZZ_LONG=1``) runs 20 times the in-process command-line cases.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from trio_solver import Record, TrioError, cli
+
+from fuzz_settings import FUZZ_SCALE
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+FULL = str(EX / "full_deal_4p.json")
+VIEWER = str(EX / "viewer_3p_picante.json")
+TEAMS6 = str(ROOT / "tests" / "corpus" / "p6_simple_teams_bot.json")
+BIG = "9" * 5000
+
+
+def _run(args: list[str], *, shell_suffix: str = "", stdin: str | None = None,
+         timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m trio_solver ARGS`` (through the shell when redirections are given)."""
+    if shell_suffix:
+        cmd = " ".join([sys.executable, "-m", "trio_solver", *(_q(a) for a in args)]) + " " + shell_suffix
+        return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                              input=stdin)
+    return subprocess.run([sys.executable, "-m", "trio_solver", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, input=stdin)
+
+
+def _q(a: str) -> str:
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def _one_line_error(stderr: str) -> str:
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr[-2000:]
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr[-2000:]
+    assert lines[0].startswith("trio-solver: ") and len(lines[0]) < 400, lines[0][:500]
+    return lines[0]
+
+
+def _no_temp_files(folder: Path) -> None:
+    assert not [p.name for p in folder.iterdir() if p.name.startswith(".trio-")]
+
+
+# -- standard streams -------------------------------------------------------------------------
+
+def test_full_disk_is_one_line_and_status_1() -> None:
+    r = _run(["replay", FULL], shell_suffix="> /dev/full")
+    assert r.returncode == 1
+    assert "No space left" in _one_line_error(r.stderr)
+
+
+def test_closed_stdout_is_one_line_and_status_1() -> None:
+    r = _run(["validate", FULL], shell_suffix=">&-")
+    assert r.returncode == 1
+    assert "standard output is closed" in _one_line_error(r.stderr)
+
+
+def test_reader_going_away_ends_quietly() -> None:
+    # `| head -1` and a reader that reads nothing at all: status 0, nothing on standard error
+    for reader in ("head -1", "true"):
+        r = _run(["replay", FULL], shell_suffix=f"| {reader}; exit ${{PIPESTATUS[0]}}")
+        assert r.returncode == 0, r.stderr
+        assert r.stderr == ""
+
+
+def test_closed_stdin_is_one_line() -> None:
+    r = _run(["validate", "-"], shell_suffix="<&-")
+    assert r.returncode == 1
+    _one_line_error(r.stderr)
+
+
+def test_play_with_closed_stdin_and_a_huge_slot_number() -> None:
+    r = _run(["play", "--players", "3", "--seed", "1"], shell_suffix="<&-")
+    assert "Traceback" not in r.stderr and r.returncode in (0, 1)
+    r = _run(["play", "--players", "3", "--seed", "1"], stdin=f"c{BIG}\nl{BIG}\n")
+    assert "Traceback" not in r.stderr and r.returncode in (0, 1)
+    assert all(len(line) < 400 for line in (r.stdout + r.stderr).splitlines())
+
+
+# -- hostile output paths --------------------------------------------------------------------------
+
+def _unwritable(tmp_path: Path) -> Path:
+    """A folder no one may write in: a read-only folder, or (as root, who may write anywhere) /proc."""
+    if os.geteuid() == 0:
+        return Path("/proc")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    return ro
+
+
+@pytest.mark.parametrize("where", ["read-only", "directory", "missing"])
+def test_record_save_at_hostile_paths(tmp_path: Path, where: str) -> None:
+    record = Record.load(FULL)
+    target = {"read-only": _unwritable(tmp_path) / "x.json", "directory": tmp_path,
+              "missing": tmp_path / "no" / "such" / "x.json"}[where]
+    with pytest.raises(TrioError) as err:
+        record.save(target)
+    assert "\n" not in str(err.value)
+    _no_temp_files(tmp_path)
+    if where == "directory":
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_record_save_replaces_a_file_atomically(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    target.write_text("old")
+    Record.load(FULL).save(target)
+    assert Record.load(target) == Record.load(FULL)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+@pytest.mark.parametrize("where", ["read-only", "directory", "missing"])
+def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
+    record = EX / "in_progress_5p.json"
+    target = {"read-only": _unwritable(tmp_path) / "r.html", "directory": tmp_path,
+              "missing": tmp_path / "nope" / "r.html"}[where]
+    r = _run(["analyse", str(record), "--html", str(target)])
+    assert r.returncode == 1
+    _one_line_error(r.stderr)
+    assert r.stdout == ""
+    _no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("where", ["read-only", "directory", "missing", "existing file"])
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_save_options_at_hostile_paths(tmp_path: Path, where: str, command: str) -> None:
+    """``simulate --save DIR`` and ``play --save FILE`` (standard input closed: the game is abandoned)."""
+    existing = tmp_path / "existing"
+    existing.write_text("x")
+    target = {"read-only": _unwritable(tmp_path) / "out", "directory": tmp_path,
+              "missing": tmp_path / "no" / "such" / "out", "existing file": existing}[where]
+    args = (["simulate", "--players", "3", "--games", "2", "--save", str(target)] if command == "simulate"
+            else ["play", "--players", "3", "--seed", "1", "--save", str(target)])
+    r = _run(args, shell_suffix="<&-")
+    assert "Traceback" not in r.stderr
+    _no_temp_files(tmp_path)
+    if command == "simulate" and where in ("missing", "directory"):  # a folder: created if missing
+        assert r.returncode == 0
+        assert len([p for p in target.iterdir() if p.name.startswith("game_")]) == 2
+    elif command == "play" and where == "existing file":  # a file is replaced
+        assert r.returncode == 0
+        Record.load(existing)
+    else:
+        assert r.returncode == 1
+        _one_line_error(r.stderr)
+
+
+def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:
+    r = _run(["play", "--players", "3", "--seed", "1", "--save", str(tmp_path / "g.json")], shell_suffix="<&-")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    Record.load(tmp_path / "g.json")
+
+
+# -- interruption and time limits ----------------------------------------------------------------
+
+def test_ctrl_c_exits_130_in_one_line() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "beliefs", TEAMS6, "--swap-budget", "4000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(5.0)  # imports done, deep in the belief lattice (the whole command takes over 15 s of CPU)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in _one_line_error(stderr)
+    assert stdout == ""
+
+
+@pytest.mark.parametrize("stage", ["write", "replace"])
+def test_interrupted_atomic_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 stage: str) -> None:
+    """Ctrl-C while an output file is written: the old file is untouched and no temporary file is left."""
+    from trio_solver import record as record_module
+
+    target = tmp_path / "game.json"
+    target.write_text("old")
+
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    if stage == "replace":
+        monkeypatch.setattr(record_module.os, "replace", interrupt)
+    else:
+        monkeypatch.setattr(record_module.os, "fdopen", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        Record.load(FULL).save(target)
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert target.read_text() == "old"
+
+
+def test_write_errors_in_cli_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk while an output file is written: one line, status 1, no file, no temporary file."""
+    import errno
+
+    from trio_solver import record as record_module
+
+    real_fdopen = os.fdopen
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd: int, *args: object, **kwargs: object) -> io.StringIO:
+        real_fdopen(fd).close()
+        return Full()
+
+    monkeypatch.setattr(record_module.os, "fdopen", fdopen)
+    with pytest.raises(TrioError, match="No space left"):
+        Record.load(FULL).save(tmp_path / "x.json")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_time_limit_stops_a_long_belief_computation() -> None:
+    start = time.monotonic()
+    r = _run(["beliefs", TEAMS6, "--swap-budget", "4000000", "--time-limit", "1"])
+    assert r.returncode == 1
+    assert "time limit of 1 s" in _one_line_error(r.stderr)
+    assert time.monotonic() - start < 30
+    assert r.stdout == ""
+
+
+# -- huge numbers in options --------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["beliefs", FULL, "--after", BIG], ["beliefs", FULL, "--seat", BIG], ["beliefs", FULL, "--list", BIG],
+    ["beliefs", FULL, "--swap-budget", BIG], ["replay", FULL, "--after", BIG], ["advise", FULL, "--seat", BIG],
+    ["validate", FULL, "--time-limit", BIG], ["simulate", "--players", "3", "--games", BIG],
+    ["play", "--seat", BIG], ["beliefs", FULL, "--after", "1" + "0" * 15], ["beliefs", FULL, "--swap-budget",
+                                                                             "4000001"],
+])
+def test_huge_numbers_in_options_in_process(args: list[str]) -> None:
+    status, out, err = _main(args)
+    assert status in (1, 2)
+    assert out == ""
+    _one_line_error(err)
+
+
+def _main(argv: list[str]) -> tuple[int, str, str]:
+    """Run :func:`cli.main` in this process and capture what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(argv)
+    return status, out.getvalue(), err.getvalue()
+
+
+# -- arbitrary command lines, in process ------------------------------------------------------------
+
+_TOKENS = ["validate", "replay", "beliefs", "advise", "--seat", "--after", "--json", "--list", "--swap-budget",
+           "--objective", "--time-limit", "trio", "win", "none", "all", "default", "0", "1", "3", "7", "-1",
+           "99", BIG, "1e9", "nan", "inf", "0.5", "", "-", "x", FULL, VIEWER, str(EX / "in_progress_5p.json"),
+           str(EX / "teams_4p.json"), "/nonexistent/x.json", "/", "/dev/null", "--help-me", "é", "\x00"]
+
+
+@settings(max_examples=60 * FUZZ_SCALE, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(argv=st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=7))
+def test_arbitrary_command_lines(argv: list[str]) -> None:
+    """Any command line of my commands: status 0, 1 or 2; an error is one line and prints no output."""
+    if argv[0] not in ("validate", "replay", "beliefs", "advise"):
+        argv = ["beliefs", *argv]
+    argv = [*argv, "--time-limit", "20"] if "--time-limit" not in argv else argv
+    status, out, err = _main(argv)
+    assert status in (0, 1, 2), (status, err)
+    if status:
+        assert out == ""
+        line = _one_line_error(err)
+        assert "internal error" not in line
+    else:
+        assert err == ""
+
+
+def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    import trio_solver.validate as validate_module
+
+    def broken(record: object, **kwargs: object) -> None:
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(validate_module, "check_record", broken)
+    monkeypatch.delenv("TRIO_DEBUG", raising=False)
+    status, out, err = _main(["validate", FULL])
+    assert status == 70 and out == ""
+    assert "internal error (RuntimeError" in _one_line_error(err)
+    monkeypatch.setenv("TRIO_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli.main(["validate", FULL])

@@ -1,0 +1,88 @@
+"""Checks of public arguments: each raises the given TrioError subclass with one line naming the argument.
+
+Kept free of the package's other modules so that every layer can use it.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import EnumMeta
+from typing import Any
+
+from .errors import TrioError
+
+
+def show(value: Any, width: int = 40) -> str:
+    """A short one-line picture of any value (huge numbers and strings cut)."""
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+            return f"a {value.bit_length()}-bit integer"
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not escape
+        text = f"<{type(value).__name__}>"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def is_int(value: Any) -> bool:
+    """An ``int`` that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def int_in(name: str, value: Any, lo: int, hi: int, error: type[TrioError], what: str = "an integer") -> int:
+    """``value`` if it is an integer ``lo..hi``; else raise ``error`` naming ``name``."""
+    if not is_int(value) or not lo <= value <= hi:
+        raise error(f"{name}: expected {what} {lo} to {hi}, got {show(value)}")
+    return int(value)
+
+
+def seat(name: str, value: Any, players: int, error: type[TrioError], *, none: bool = False) -> int | None:
+    """A seat number ``0..players-1`` (or ``None`` when ``none``)."""
+    if value is None and none:
+        return None
+    if not is_int(value) or not 0 <= value < players:
+        extra = " or None" if none else ""
+        raise error(f"{name}: expected a seat 0 to {players - 1}{extra}, got {show(value)}")
+    return int(value)
+
+
+def card(name: str, value: Any, error: type[TrioError]) -> int:
+    """A card value 1..12."""
+    return int_in(name, value, 1, 12, error, "a card value")
+
+
+def boolean(name: str, value: Any, error: type[TrioError]) -> bool:
+    """``True`` or ``False`` exactly."""
+    if not isinstance(value, bool):
+        raise error(f"{name}: expected True or False, got {show(value)}")
+    return value
+
+
+def rng(name: str, value: Any, error: type[TrioError]) -> random.Random:
+    """A :class:`random.Random` (the library's randomness always comes from a given generator)."""
+    if not isinstance(value, random.Random):
+        raise error(f"{name}: expected a random.Random, got {type(value).__name__}")
+    return value
+
+
+def instance(name: str, value: Any, cls: type[Any], error: type[TrioError]) -> Any:
+    """``value`` if it is a ``cls``."""
+    if not isinstance(value, cls):
+        raise error(f"{name}: expected {cls.__name__}, got {type(value).__name__}")
+    return value
+
+
+class ChoiceMeta(EnumMeta):
+    """Metaclass of the library's enums: a lookup of an unknown value always ends in the enum's
+    ``_missing_`` (which raises a :class:`TrioError`), even for values whose ``repr`` fails
+    (a 5,000-digit number)."""
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # the functional API (Enum("Name", "A B")): unchanged
+            return super().__call__(value, *args, **kwargs)
+        try:
+            return super().__call__(value)
+        except TrioError:
+            raise
+        except (ValueError, TypeError):
+            return getattr(cls, "_missing_")(value)
