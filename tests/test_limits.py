@@ -135,3 +135,22 @@ def test_interface_md_documents_the_caps() -> None:
     assert f"{MAX_EVENTS:,}" in text and f"{MAX_RECORD_BYTES // (1024 * 1024)} MB" in text
     assert f"{MAX_SWAP_BUDGET:,}" in text and f"{csp.MAX_PLACEMENTS:,}" in text
     assert f"at most {MAX_SECONDS:g}" in text
+
+
+def test_evaluate_and_the_game_analysis_stop_at_a_time_limit() -> None:
+    """The playout loops of ``evaluate``, ``advise_game`` and ``analyse`` check the active limit."""
+    import time as _time
+
+    from trio_solver import Record, analyse
+    from trio_solver.evaluate import advise_game, evaluate
+    from trio_solver.limits import time_limit
+
+    rec = Record.load(Path(__file__).resolve().parent.parent / "examples" / "full_deal_4p.json")
+    view = rec.view("default", after=3)  # the seat to move
+    for run in (lambda: evaluate(view, samples=200_000), lambda: advise_game(view, samples=200_000),
+                lambda: analyse(rec, samples=10**4)):
+        start = _time.monotonic()
+        with pytest.raises(LimitError, match="time limit of 0.5 s"):
+            with time_limit(0.5):
+                run()
+        assert _time.monotonic() - start < 10  # stopped near the limit, not after the work

@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import limits
 from .engine import Game
 from .errors import ViewError
 from .record import Record
@@ -471,6 +472,7 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
 
     def tick() -> None:
         nonlocal done
+        limits.check("analyse")
         done += 1
         if progress is not None:
             progress(done, total)

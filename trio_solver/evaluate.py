@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import limits
 from .beliefs import Beliefs
 from .errors import ViewError
 from .reveal import Reveal
@@ -163,6 +164,7 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0)
     teams = len(rules.teams_of_seats)
     per_team: list[list[float]] = [[] for _ in range(teams)]
     for j in range(samples):
+        limits.check("evaluate")
         sim = post.sim(seed, j)
         outcome = _team_outcome(sim, sim.playout())
         for t in range(teams):
@@ -260,6 +262,7 @@ def playout_tally(post: Posterior, evaluation: Evaluation, seed: int, indices: S
     chooser = _plan_chooser(to_action(evaluation.reveal), offset, plan)
     out = tally if tally is not None else Tally.empty()
     for j in indices:
+        limits.check("advise for the game")
         sim = post.sim(seed, j)
         team = sim.team_of[mover]
         before = len(sim.trios[team])
