@@ -124,6 +124,8 @@ class GameTask:
             if f.name in ("index", "keep_record"):
                 continue
             value = getattr(self, f.name)
+            if f.name == "budget" and value is None:
+                continue  # no expert budget asked for: the header of a plain run stays as it was
             if isinstance(value, Rules):
                 out.update(value.to_json())
             elif isinstance(value, tuple):
