@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import limits
+from . import _args, limits
 from .engine import Game
 from .errors import ViewError
 from .record import Record
@@ -453,8 +453,13 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
     """
     from .evaluate import MAX_SAMPLES
 
+    if not isinstance(record, Record):
+        raise ViewError(f"record: expected a Record, got {type(record).__name__}")
+    if progress is not None and not callable(progress):
+        raise ViewError(f"progress: expected a function of (done, total) or None, got {type(progress).__name__}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 0 <= samples <= MAX_SAMPLES:
-        raise ViewError(f"samples must be a whole number from 0 to {MAX_SAMPLES}, got {samples!r}")
+        raise ViewError(f"samples must be a whole number from 0 to {MAX_SAMPLES}, got {_args.show(samples)}")
+    _args.int_in("seed", seed, -(2**63), 2**63 - 1, ViewError)
     known = set(record.known_seats())
     names = player_names(record)
     # events are turns (with ``reveals``) or swaps (with ``seats``); read by their fields, so this module

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TextIO
 
+from . import _args
 from .bots import Bot, make_bot
 from .engine import Game
 from .errors import IllegalMoveError, RunError, ViewError
@@ -57,8 +58,16 @@ def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_pl
     ``on_reveal`` just after it is made. An exception raised by a bot or a hook
     ends the game where it stands and propagates.
     """
+    _args.instance("rules", rules, Rules, ViewError)
+    _args.rng("rng", rng, ViewError)
+    if not isinstance(bots, (list, tuple)) or not all(callable(getattr(b, "choose_reveal", None)) for b in bots):
+        raise ViewError(f"bots: expected a list of bots (objects with choose_reveal), got {_args.show(bots)}")
     if len(bots) != rules.players:
-        raise ViewError(f"{len(bots)} bots for {rules.players} players")
+        raise ViewError(f"bots: {len(bots)} bots for {rules.players} players")
+    _args.seat("first_player", first_player, rules.players, ViewError, none=True)
+    for hook in (on_reveal, on_decision, on_start, on_swap):
+        if hook is not None and not callable(hook):
+            raise ViewError(f"hooks: expected functions or None, got {type(hook).__name__}")
     game = Game.deal(rules, rng=rng, first_player=first_player)
     if on_start is not None:
         on_start(game)
@@ -358,6 +367,13 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
     on standard error when it is a terminal (or on the given stream);
     ``on_note`` receives one-line notes (workers capped, games resumed).
     """
+    _args.instance("rules", rules, Rules, ViewError)
+    if isinstance(bots, str) or not isinstance(bots, (list, tuple)) or not all(isinstance(b, str) for b in bots):
+        raise ViewError(f"bots: expected a list of bot names, got {_args.show(bots)}")
+    _args.int_in("games", games, 1, 10**12, RunError, "a number of games")
+    _args.int_in("seed", seed, -(2**63), 2**63 - 1, RunError)
+    if workers is not None:
+        _args.int_in("workers", workers, 1, 10**6, RunError, "a number of workers")
     names = tuple(bots)
     if len(names) != rules.players:
         raise ViewError(f"--bots names {len(names)} bots for {rules.players} players")
