@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from . import _args
 from ._args import show as _show
-from ._json import fail, is_int, json_object
+from ._json import read_position_head, fail, is_int, json_object
 from .errors import IllegalMoveError, RecordError, RulesError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .replay import Outcome, Table, drive
@@ -245,17 +245,8 @@ class Game:
     @classmethod
     def from_json(cls, data: Any) -> Game:
         """Read :meth:`to_json`'s form and replay it (raises :class:`RecordError`)."""
-        d = json_object(data, "", ("rules", "first_player", "deal", "events"))
-        for key in ("rules", "deal", "events"):
-            if key not in d:
-                fail(key, "missing")
-        try:
-            rules = Rules.from_json(d["rules"])
-        except RulesError as e:
-            raise RecordError("", str(e)) from None
-        first = d.get("first_player", 0)
-        if not is_int(first) or not 0 <= first < rules.players:
-            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first, 40)}")
+        d, rules, first = read_position_head(data, ("rules", "first_player", "deal", "events"),
+                                             ("rules", "deal", "events"))
         deal = Deal.from_json(d["deal"], rules)
         return cls.replay(rules, deal, read_events(d["events"], rules.players, need_values=False), first)
 

@@ -35,8 +35,8 @@ from typing import Any
 
 from . import _args
 from ._args import show as _show
-from ._json import fail, is_int, json_object
-from .errors import IllegalMoveError, NotationError, RecordError, RulesError, TrioError, ViewError
+from ._json import fail, is_int, read_position_head
+from .errors import IllegalMoveError, NotationError, RecordError, TrioError, ViewError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
@@ -176,22 +176,13 @@ class PlayerView:
     @classmethod
     def from_json(cls, data: Any) -> PlayerView:
         """Read :meth:`to_json`'s form, replaying and checking it (raises :class:`RecordError`)."""
-        d = json_object(data, "", ("rules", "first_player", "seat", "hand", "events"))
-        for key in ("rules", "events"):
-            if key not in d:
-                fail(key, "missing")
-        try:
-            rules = Rules.from_json(d["rules"])
-        except RulesError as e:
-            raise RecordError("", str(e)) from None
+        d, rules, first = read_position_head(data, ("rules", "first_player", "seat", "hand", "events"),
+                                             ("rules", "events"))
         seat, hand = d.get("seat"), d.get("hand")
         if seat is not None and (not is_int(seat) or not 0 <= seat < rules.players):
             fail("seat", f"expected a seat 0 to {rules.players - 1} or null, got {_show(seat, 80)}")
         if hand is not None and (not isinstance(hand, list) or not all(is_int(v) for v in hand)):
             fail("hand", "expected a list of card values or null")
-        first = d.get("first_player", 0)
-        if not is_int(first) or not 0 <= first < rules.players:
-            fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first, 80)}")
         raw = read_events(d["events"], rules.players, need_values=True)
         return _replay_raw(rules, raw, seat, hand, first)
 
