@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from ._args import show as _show
-from .errors import RecordError, TrioError
+from .errors import RecordError, RunError, TrioError
 from .facts import STATE_BUDGET
 
 __all__ = ["main"]
@@ -401,7 +401,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     on_game = None
     if args.save:
         if os.path.exists(args.save) and not os.path.isdir(args.save):
-            raise UsageError(f"--save {args.save}: exists and is not a directory")
+            raise RunError(f"--save {args.save}: exists and is not a directory")
         os.makedirs(args.save, exist_ok=True)
 
         def on_game(r: GameResult) -> None:
@@ -481,7 +481,7 @@ def _check_backend_args(args: argparse.Namespace) -> None:
 def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> None:
     """The options that choose where many tasks run (``--workers``, ``--backend``, ``--ray-address``)."""
     sp.add_argument("--workers", type=_positive, default=None,
-                    help=f"{what} run at a time (default: 1 on the local backend, every CPU on Ray); capped at "
+                    help=f"{what} run at a time (default 1 on the local backend, every CPU on Ray); capped at "
                          "the CPUs available; the results are the same for any number")
     sp.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="local: processes of this machine (default); ray: Ray tasks, retried if a worker dies "
@@ -507,7 +507,7 @@ def cmd_play(args: argparse.Namespace) -> str:
     if args.save:
         directory = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(directory):
-            raise UsageError(f"{args.save}: the directory does not exist")
+            raise RecordError(args.save, "the directory does not exist")
     play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay)
     return ""
 
