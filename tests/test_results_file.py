@@ -174,7 +174,7 @@ def test_results_file_in_a_missing_directory(tmp_path: Path) -> None:
 
 
 def test_zero_games_refused() -> None:
-    with pytest.raises(RunError, match="--games: expected 1 or more"):
+    with pytest.raises(RunError, match="^games: expected 1 or more"):
         run_tournament(RULES, BOTS, 0, seed=1)
 
 

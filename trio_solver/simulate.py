@@ -370,7 +370,8 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
     _args.instance("rules", rules, Rules, ViewError)
     if isinstance(bots, str) or not isinstance(bots, (list, tuple)) or not all(isinstance(b, str) for b in bots):
         raise ViewError(f"bots: expected a list of bot names, got {_args.show(bots)}")
-    _args.int_in("games", games, 1, 10**12, RunError, "a number of games")
+    if not _args.is_int(games) or not 1 <= games <= 10**12:
+        raise RunError(f"games: expected 1 or more games (at most 10**12), got {_args.show(games)}")
     _args.int_in("seed", seed, -(2**63), 2**63 - 1, RunError)
     if workers is not None:
         _args.int_in("workers", workers, 1, 10**6, RunError, "a number of workers")
