@@ -36,7 +36,6 @@ from typing import Any
 from . import limits
 from .beliefs import Beliefs
 from .errors import ViewError
-from .reveal import Reveal
 from .rollout import Action, PublicMemory, Sim, public_memory, to_action
 from .search import Advice, Evaluation, advise
 from .view import PlayerView
@@ -326,14 +325,9 @@ def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
         if v is not None:
             public_counts[v] = public_counts.get(v, 0) + 1
 
-    def public(r: Reveal) -> bool:
-        if r.is_centre:
-            return memory.slots[r.index] is not None
-        return memory.hands[r.index][view.position(r)] is not None
-
     def shows(e: Evaluation) -> str:
         r = e.reveal
-        if public(r):
+        if memory.knows(view, r):
             return "its card is already known to everyone, so a failure shows nothing new"
         if e.known_value is not None:
             v = e.known_value

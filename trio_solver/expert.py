@@ -98,14 +98,9 @@ class ExpertBot:
             return top.reveal
         memory = public_memory(view)
 
-        def public(r: Reveal) -> bool:
-            if r.is_centre:
-                return memory.slots[r.index] is not None
-            return memory.hands[r.index][view.position(r)] is not None
-
         def leak(e: Evaluation) -> int:
             r = e.reveal
-            if public(r):
+            if memory.knows(view, r):
                 return 0 if top.p_trio <= 0 else 1
             return 2 if r.seat == view.seat else 1
 

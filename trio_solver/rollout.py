@@ -78,6 +78,13 @@ class PublicMemory:
     slots: tuple[int | None, ...]
     turn: tuple[tuple[Action, int], ...]
 
+    def knows(self, view: PlayerView, r: Reveal) -> bool:
+        """Whether the card ``r`` would show now is already known to everyone (``view``: the position
+        this memory was read from)."""
+        if r.is_centre:
+            return self.slots[r.index] is not None
+        return self.hands[r.index][view.position(r)] is not None
+
 
 def public_memory(view: PlayerView) -> PublicMemory:
     """Replay the public history of ``view`` (through :func:`trio_solver.replay.steps`) and remember
