@@ -5,13 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position
 from trio_solver.bots import make_bot
 from trio_solver.errors import ViewError
-from trio_solver.expert import ExpertBot
+from trio_solver.expert import DEFAULT_BUDGET, ExpertBot, default_budget
 from trio_solver.reveal import Reveal
+from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
+from trio_solver.search import advise
 from trio_solver.simulate import play_game, run_tournament
 
 
@@ -32,6 +36,11 @@ def test_expert_is_deterministic_per_seed() -> None:
 def test_budget_is_a_parameter_everywhere() -> None:
     bot = make_bot("expert", random.Random(0), budget=30)
     assert isinstance(bot, ExpertBot) and bot.budget == 30
+    # by default the budget follows the table: the same playout work per decision at every size
+    default = make_bot("expert", random.Random(0))
+    assert isinstance(default, ExpertBot) and default.budget is None
+    assert default_budget(3) == DEFAULT_BUDGET
+    assert all(abs(default_budget(n) * n - DEFAULT_BUDGET * 3) < n for n in (3, 4, 5, 6))
     assert isinstance(make_bot("expert", random.Random(0)), ExpertBot)
     for bad in (0, -3, 2.5, True):
         with pytest.raises(ViewError, match="budget"):
@@ -62,3 +71,32 @@ def test_expert_prefers_a_certain_trio_to_a_search() -> None:
 
     game = Game.from_deal(Rules(3), [[4, 4, 4] + rest[:6], rest[6:15], rest[15:24]], rest[24:33])
     assert ExpertBot(random.Random(1), budget=10).choose_reveal(game.view(0)) == Reveal.lowest(0)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 50))
+def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, seed: int, before: int) -> None:
+    game = random_position(rules, seed, before)
+    if game.over:
+        return
+    view = game.view(game.to_move)
+    bot = ExpertBot(random.Random(0))
+    ranked = bot.ranked(view, advise(view))
+    cands = bot.candidates_of(view, ranked)
+    memory = public_memory(view)
+    legal = set(view.legal_reveals())
+    assert cands and all(e.reveal in legal for e in cands)
+    assert len({e.reveal for e in cands}) == len(cands)
+    unknown_centre = [e for e in cands if e.reveal.is_centre and not memory.knows(view, e.reveal)]
+    assert len(unknown_centre) <= 1
+    # the best reveals by the turn score are raced (unknown centre cards counted once)
+    seen_centre = False
+    top = []
+    for e in ranked:
+        if e.reveal.is_centre and not memory.knows(view, e.reveal):
+            if seen_centre:
+                continue
+            seen_centre = True
+        top.append(e)
+    quiet = [e for e in ranked if memory.knows(view, e.reveal)][:1]
+    assert cands == top[:bot.candidates] + [e for e in quiet if e not in top[:bot.candidates]]

@@ -365,7 +365,7 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
     _args.rng("rng", rng, ViewError)
     factories: dict[str, Callable[[random.Random], Bot]] = {
         "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
-        "expert": (lambda r: ExpertBot(r) if budget is None else ExpertBot(r, budget=budget)),
+        "expert": (lambda r: ExpertBot(r, budget=budget)),
     }
     try:
         return factories[name](rng)

@@ -114,7 +114,7 @@ def _bar(done: int, total: int, what: str) -> str:
 # defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
 _DEFAULT_EVALUATE = 400
 _DEFAULT_ADVISE = 200
-_DEFAULT_BUDGET = 480
+_DEFAULT_BUDGET = 960
 
 
 def _load(path: str) -> Any:
@@ -621,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert; "
                                    "default solver then memory)")
     sp.add_argument("--budget", type=_positive, default=None, metavar="K",
-                    help="the expert bot's playouts per decision (default %d)" % _DEFAULT_BUDGET)
+                    help="the expert bot's playouts per decision (default %d at 3 players, scaled by "
+                         "3/players: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 2))
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
     sp.add_argument("--seed", type=int, default=0, help="default 0")
     add_backend_options(sp)

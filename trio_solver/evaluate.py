@@ -4,8 +4,9 @@ From one seat's view (its hand and the public history; or a spectator's), the
 chance that each side wins is estimated by playing the game to its end from
 ``samples`` deals drawn **exactly** from the posterior
 (:meth:`trio_solver.beliefs.Beliefs.sample`), every player following the rollout
-model of :mod:`trio_solver.rollout` (perfect memory, own hand, takes any trio it
-can see, else the likeliest guesses by counting cards; deterministic). The
+model of :mod:`trio_solver.rollout` (perfect memory and its own hand; starts the
+turn with the reveal likeliest to give a trio and guesses the likeliest places, by
+counting cards; deterministic; about as strong as ``solver``). The
 estimate is the share of playouts each side wins, with its standard error; the
 only randomness is the posterior sample, drawn from generators derived from
 ``seed``, so one seed gives the same figures everywhere.

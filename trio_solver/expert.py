@@ -1,16 +1,22 @@
 """The ``expert`` bot: plays for the game, not for the turn.
 
-At the start of a turn it takes the exact advisor's evaluations, keeps the most
-promising candidate reveals, and plays each of them out to the end of the game on
-deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`), with common
-random numbers (every candidate on the same deals) and successive halving (the
-samples go to the candidates still in the race). It picks the candidate that wins
-the most playouts. A trio that is certain is taken at once; in the middle of a turn
-it follows the advisor's exact plan (most reveals after the first are forced or
-obvious). See the README's design section for the measurements behind these choices.
+At the start of a turn it takes the exact advisor's evaluations, keeps the three
+best candidate reveals by the turn-level score of ``solver`` (one unknown centre
+card standing for all of them: no one has seen any) and the best reveal of a card
+everyone already knows (a failure then teaches the table nothing, the move the
+memory game's optimal strategy makes), and plays each of them out to the end of
+the game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`),
+with common random numbers (every candidate on the same deals) and successive
+halving (the samples go to the candidates still in the race). It picks the
+candidate that wins the most playouts. A trio that is certain is taken at once; in
+the middle of a turn it follows the advisor's exact plan (most reveals after the
+first are forced or obvious). See the README's design section for the
+measurements behind these choices.
 
 The budget is the number of playouts per decision (``budget``), so a decision is
-deterministic for a seed whatever the machine's speed.
+deterministic for a seed whatever the machine's speed. By default it is
+:func:`default_budget`: 960 at 3 players, fewer with more players (their playouts
+are longer), so that a decision takes about the same time at every table size.
 """
 
 from __future__ import annotations
@@ -21,23 +27,28 @@ from .beliefs import Beliefs
 from .errors import ViewError
 from .evaluate import Posterior, Tally, playout_tally
 from .reveal import Reveal
-from .rollout import public_memory
+from .rollout import PublicMemory, public_memory
 from .search import Advice, Evaluation, advise
 from .swaps import pairing_swap
 from .view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "solver_score"]
+__all__ = ["ExpertBot", "DEFAULT_BUDGET", "default_budget", "solver_score"]
 
-#: Playouts per decision by default.
-DEFAULT_BUDGET = 480
+#: Playouts per decision by default at 3 players (see :func:`default_budget`).
+DEFAULT_BUDGET = 960
 #: Candidate reveals kept for the playouts by default.
-DEFAULT_CANDIDATES = 6
+DEFAULT_CANDIDATES = 3
 
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
     """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal."""
     goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
     return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+
+
+def default_budget(players: int) -> int:
+    """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by 3/players."""
+    return DEFAULT_BUDGET * 3 // max(players, 3)
 
 
 def _check_budget(budget: object) -> int:
@@ -51,12 +62,14 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, rng: random.Random, *, budget: int = DEFAULT_BUDGET,
+    def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, stratify: bool = True, halving: bool = True) -> None:
-        """``stratify`` and ``halving`` switch the two noise reductions off for measurements
+        """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
+        ``candidates``: how many of the best reveals by the turn score are raced.
+        ``stratify`` and ``halving`` switch the two noise reductions off for measurements
         (``benchmarks/expert_noise.py``); the bot always uses both."""
         self.rng = rng
-        self.budget = _check_budget(budget)
+        self.budget = None if budget is None else _check_budget(budget)
         self.candidates = max(1, int(candidates))
         self.stratify = stratify
         self.halving = halving
@@ -78,11 +91,37 @@ class ExpertBot:
             return self._continue(view, ranked)
         if len(ranked) == 1:
             return ranked[0].reveal
-        cands = ranked[: self.candidates]
+        cands = self.candidates_of(view, ranked)
         if len(cands) == 1:
             return cands[0].reveal
         post = Posterior(view, beliefs)
-        return self._race(post, cands, seed).reveal
+        budget = self.budget if self.budget is not None else default_budget(view.rules.players)
+        return self._race(post, cands, seed, budget).reveal
+
+    def candidates_of(self, view: PlayerView, ranked: list[Evaluation]) -> list[Evaluation]:
+        """The reveals raced at the start of a turn: the ``candidates`` best of ``ranked`` (one unknown
+        centre card standing for all), and the best reveal of a card everyone knows if there is one."""
+        memory = public_memory(view)
+        distinct = self._distinct(view, memory, ranked)
+        cands = distinct[: self.candidates]
+        quiet = next((e for e in distinct if memory.knows(view, e.reveal)), None)
+        if quiet is not None and quiet not in cands:
+            cands.append(quiet)  # a failure teaches the table nothing
+        return cands
+
+    @staticmethod
+    def _distinct(view: PlayerView, memory: PublicMemory, ranked: list[Evaluation]) -> list[Evaluation]:
+        """``ranked`` with one unknown centre card only: no one has seen any of them, so they are
+        alike (the same chances, the same game), and racing several would only spend playouts."""
+        out: list[Evaluation] = []
+        centre = False
+        for e in ranked:
+            if e.reveal.is_centre and not memory.knows(view, e.reveal):
+                if centre:
+                    continue
+                centre = True
+            out.append(e)
+        return out
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
@@ -106,12 +145,12 @@ class ExpertBot:
 
         return min(ties, key=lambda e: (leak(e), ranked.index(e))).reveal
 
-    def _race(self, post: Posterior, cands: list[Evaluation], seed: int) -> Evaluation:
+    def _race(self, post: Posterior, cands: list[Evaluation], seed: int, budget: int) -> Evaluation:
         """Successive halving with common random numbers: every survivor is played on the same deals."""
         alive = list(range(len(cands)))
         tallies = [Tally.empty() for _ in cands]
         rounds = max(1, (len(cands) - 1).bit_length()) if self.halving else 1
-        per_round = self.budget // rounds
+        per_round = budget // rounds
         done = 0
         for r in range(rounds):
             share = max(1, per_round // len(alive))

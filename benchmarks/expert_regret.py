@@ -1,0 +1,113 @@
+"""How much game-win chance does the expert's race give away, against a far longer race?
+
+Positions are start-of-turn decisions of seat 0 in 3-player games between ``solver``
+bots (no certain trio, at least two candidates). For each, a *reference* plays every
+candidate the bot could race (the six best by the turn score, one unknown centre card
+standing for all, plus the best reveal of a card everyone knows) on ``--reference``
+posterior deals, with common random numbers and post-stratification. The *regret* of
+a choice is the reference value of the best candidate minus that of the choice. Each
+configuration ``BUDGET:CANDIDATES`` is raced ``--repeats`` times per position with
+different seeds; the mean regret and its standard error are printed, next to the
+regret of always playing the best reveal by the turn score (what ``solver`` does,
+but for its leak penalty).
+
+    python benchmarks/expert_regret.py --positions 24 --reference 3000 --configs 480:6,480:3,960:6,960:3
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from trio_solver.beliefs import Beliefs  # noqa: E402
+from trio_solver.bots import make_bot  # noqa: E402
+from trio_solver.engine import Game  # noqa: E402
+from trio_solver.evaluate import Posterior, playout_tally  # noqa: E402
+from trio_solver.expert import ExpertBot  # noqa: E402
+from trio_solver.rules import Rules  # noqa: E402
+from trio_solver.search import advise  # noqa: E402
+from trio_solver.simulate import play_game  # noqa: E402
+from trio_solver.view import PlayerView  # noqa: E402
+
+WIDE = 6
+
+
+def positions(count: int, seed: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    g = 0
+    while len(out) < count:
+        pick = random.Random(seed * 1_000_003 + g)
+
+        def grab(game: Game) -> None:
+            if game.to_move != 0 or game.turn or len(out) >= count or pick.random() < 0.5:
+                return
+            view = game.view(0)
+            bot = ExpertBot(random.Random(0), candidates=WIDE)
+            ranked = bot.ranked(view, advise(view))
+            if any(e.p_trio >= 1 - 1e-9 for e in ranked) or len(bot.candidates_of(view, ranked)) < 2:
+                return
+            out.append(view.to_json())
+
+        bots = [make_bot("solver", random.Random(seed + 31 * g + s)) for s in range(3)]
+        play_game(Rules(3), bots, rng=random.Random(seed + g), on_decision=grab)
+        g += 1
+    return out
+
+
+def reference(task: tuple[dict[str, Any], int]) -> dict[str, float]:
+    data, samples = task
+    view = PlayerView.from_json(data)
+    bot = ExpertBot(random.Random(0), candidates=WIDE)
+    beliefs = Beliefs(view)
+    cands = bot.candidates_of(view, bot.ranked(view, advise(view, beliefs=beliefs)))
+    post = Posterior(view, beliefs)
+    return {str(e.reveal): playout_tally(post, e, 999_983, range(samples)).estimate(e.p_trio, e.p_win)[0]
+            for e in cands}
+
+
+def race(task: tuple[dict[str, Any], int, int, int]) -> str:
+    data, budget, candidates, seed = task
+    return str(ExpertBot(random.Random(seed), budget=budget, candidates=candidates)
+               .choose_reveal(PlayerView.from_json(data)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--positions", type=int, default=24)
+    p.add_argument("--reference", type=int, default=3000, help="posterior deals per candidate of the reference")
+    p.add_argument("--repeats", type=int, default=4, help="races per position and configuration")
+    p.add_argument("--configs", default="480:6,480:3,960:6,960:3", help="BUDGET:CANDIDATES,...")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=5)
+    args = p.parse_args(argv)
+    pos = positions(args.positions, args.seed)
+    with multiprocessing.Pool(args.workers) as pool:
+        refs = pool.map(reference, [(d, args.reference) for d in pos])
+
+        def report(label: str, regrets: list[float]) -> None:
+            n = len(regrets)
+            m = sum(regrets) / n
+            se = math.sqrt(sum((x - m) ** 2 for x in regrets) / max(n - 1, 1) / n)
+            print(f"{label:<34} mean regret {m:.4f} ± {se:.4f}  ({n} choices)", flush=True)
+
+        print(f"{len(pos)} positions, reference {args.reference} deals per candidate, seed {args.seed}")
+        report("best by the turn score", [max(r.values()) - next(iter(r.values())) for r in refs])
+        for config in args.configs.split(","):
+            budget, candidates = (int(x) for x in config.split(":"))
+            tasks = [(d, budget, candidates, s) for d in pos for s in range(args.repeats)]
+            picks = pool.map(race, tasks)
+            regrets = [max(refs[k // args.repeats].values()) - refs[k // args.repeats][pick]
+                       for k, pick in enumerate(picks)]
+            report(f"race, budget {budget}, {candidates} candidates", regrets)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
