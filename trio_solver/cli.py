@@ -587,6 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
+    sp.epilog = ("The model of play behind the playouts (trio_solver/rollout.py): every player has perfect "
+                 "memory and its own hand; it starts a turn with the reveal likeliest to give a trio (a winning "
+                 "trio weighs four times), reckoned by counting the unaccounted cards and the order of hands, "
+                 "then reveals known cards of the value shown, else the likeliest place. It plays about as "
+                 "well as the solver bot. No swaps during a playout.")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
