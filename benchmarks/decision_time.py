@@ -2,8 +2,9 @@
 
 The expert plays seat 0 against ``memory`` bots (team play: with an expert partner
 against memory teams) for ``--games`` games per setting; every decision it makes is
-timed. CPU time of this process is reported next to wall time, since on a shared
-machine the wall clock also counts other people's work (the target is about one core).
+timed (its swaps too, also shown apart). CPU time of this process is reported next
+to wall time, since on a shared machine the wall clock also counts other people's
+work (the target is about one core).
 
     python benchmarks/decision_time.py --games 6 --seed 1
     python benchmarks/decision_time.py --games 6 --budget 240 --only 3p-simple
@@ -29,12 +30,13 @@ from trio_solver.view import PlayerView  # noqa: E402
 
 
 class Timed(ExpertBot):
-    """The expert, timing each of its reveal decisions."""
+    """The expert, timing each of its decisions (reveals, and swaps in team play)."""
 
     def __init__(self, rng: random.Random, budget: int | None) -> None:
         super().__init__(rng, budget=budget)
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        self.swap_cpu: list[float] = []
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         w, c = time.perf_counter(), time.process_time()
@@ -42,6 +44,14 @@ class Timed(ExpertBot):
         self.cpu.append(time.process_time() - c)
         self.wall.append(time.perf_counter() - w)
         return r
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        w, c = time.perf_counter(), time.process_time()
+        v = super().choose_swap(view)
+        self.cpu.append(time.process_time() - c)
+        self.wall.append(time.perf_counter() - w)
+        self.swap_cpu.append(self.cpu[-1])
+        return v
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -62,13 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     budget = f"budget {args.budget}" if args.budget else f"default budget ({DEFAULT_BUDGET} x 3/players)"
     print(f"expert decision time, {budget}, {args.games} games per setting, seed {args.seed}")
     print(f"{'setting':<12} {'decisions':>9}  {'cpu median':>10} {'cpu p95':>8} {'cpu max':>8}  "
-          f"{'wall median':>11} {'wall p95':>8}")
+          f"{'wall median':>11} {'wall p95':>8}  {'swaps':>5} {'swap cpu median':>15} {'swap cpu max':>12}")
     for rules in settings:
         label = f"{rules.players}{'t' if rules.teams else 'p'}-{rules.mode.value}"
         if args.only and label not in args.only.split(","):
             continue
         wall: list[float] = []
         cpu: list[float] = []
+        swaps: list[float] = []
         for g in range(args.games):
             team0 = set(rules.teams_of_seats[0])
             bots = []
@@ -85,8 +96,11 @@ def main(argv: list[str] | None = None) -> int:
             for t in timed:
                 wall += t.wall
                 cpu += t.cpu
+                swaps += t.swap_cpu
+        swap_cols = (f"  {len(swaps):>5} {statistics.median(swaps):>15.3f} {max(swaps):>12.3f}" if swaps
+                     else f"  {0:>5} {'-':>15} {'-':>12}")
         print(f"{label:<12} {len(cpu):>9}  {statistics.median(cpu):>10.3f} {pct(cpu, 0.95):>8.3f} {max(cpu):>8.3f}  "
-              f"{statistics.median(wall):>11.3f} {pct(wall, 0.95):>8.3f}")
+              f"{statistics.median(wall):>11.3f} {pct(wall, 0.95):>8.3f}" + swap_cols)
     return 0
 
 

@@ -12,6 +12,13 @@ regret of always playing the best reveal by the turn score (what ``solver`` does
 but for its leak penalty).
 
     python benchmarks/expert_regret.py --positions 24 --reference 3000 --configs 480:6,480:3,960:6,960:3
+
+With ``--mid-turn`` the positions are decisions in the middle of a turn of seat 0
+(no certain trio, at least two distinct reveals), where the bot does not race but
+follows the advisor; the reference plays the six best distinct reveals and the
+regret of the bot's own choice is printed next to that of the best by the turn score.
+
+    python benchmarks/expert_regret.py --mid-turn --positions 30 --reference 2000
 """
 
 from __future__ import annotations
@@ -31,27 +38,36 @@ from trio_solver.bots import make_bot  # noqa: E402
 from trio_solver.engine import Game  # noqa: E402
 from trio_solver.evaluate import Posterior, playout_tally  # noqa: E402
 from trio_solver.expert import ExpertBot  # noqa: E402
+from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import Rules  # noqa: E402
-from trio_solver.search import advise  # noqa: E402
+from trio_solver.search import Evaluation, advise  # noqa: E402
 from trio_solver.simulate import play_game  # noqa: E402
 from trio_solver.view import PlayerView  # noqa: E402
 
 WIDE = 6
 
 
-def positions(count: int, seed: int) -> list[dict[str, Any]]:
+def candidates(view: PlayerView, beliefs: Beliefs | None = None) -> list[Evaluation]:
+    """What the reference plays: the race's candidates at the start of a turn (six wide), the six
+    best distinct reveals mid-turn."""
+    bot = ExpertBot(random.Random(0), candidates=WIDE)
+    ranked = bot.ranked(view, advise(view, beliefs=beliefs))
+    if view.turn:
+        return bot._distinct(view, public_memory(view), ranked)[:WIDE]
+    return bot.candidates_of(view, ranked)
+
+
+def positions(count: int, seed: int, mid_turn: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     g = 0
     while len(out) < count:
         pick = random.Random(seed * 1_000_003 + g)
 
         def grab(game: Game) -> None:
-            if game.to_move != 0 or game.turn or len(out) >= count or pick.random() < 0.5:
+            if game.to_move != 0 or bool(game.turn) != mid_turn or len(out) >= count or pick.random() < 0.5:
                 return
             view = game.view(0)
-            bot = ExpertBot(random.Random(0), candidates=WIDE)
-            ranked = bot.ranked(view, advise(view))
-            if any(e.p_trio >= 1 - 1e-9 for e in ranked) or len(bot.candidates_of(view, ranked)) < 2:
+            if any(e.p_trio >= 1 - 1e-9 for e in advise(view).evaluations) or len(candidates(view)) < 2:
                 return
             out.append(view.to_json())
 
@@ -64,9 +80,11 @@ def positions(count: int, seed: int) -> list[dict[str, Any]]:
 def reference(task: tuple[dict[str, Any], int]) -> dict[str, float]:
     data, samples = task
     view = PlayerView.from_json(data)
-    bot = ExpertBot(random.Random(0), candidates=WIDE)
     beliefs = Beliefs(view)
-    cands = bot.candidates_of(view, bot.ranked(view, advise(view, beliefs=beliefs)))
+    cands = candidates(view, beliefs)
+    if view.turn:  # the bot's own choice is always measured
+        pick = ExpertBot(random.Random(0)).choose_reveal(view)
+        cands += [e for e in advise(view, beliefs=beliefs).evaluations if e.reveal == pick and e not in cands]
     post = Posterior(view, beliefs)
     return {str(e.reveal): playout_tally(post, e, 999_983, range(samples)).estimate(e.p_trio, e.p_win)[0]
             for e in cands}
@@ -86,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--configs", default="480:6,480:3,960:6,960:3", help="BUDGET:CANDIDATES,...")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=5)
+    p.add_argument("--mid-turn", action="store_true", help="decisions in the middle of a turn")
     args = p.parse_args(argv)
-    pos = positions(args.positions, args.seed)
+    pos = positions(args.positions, args.seed, args.mid_turn)
     with multiprocessing.Pool(args.workers) as pool:
         refs = pool.map(reference, [(d, args.reference) for d in pos])
 
@@ -99,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"{len(pos)} positions, reference {args.reference} deals per candidate, seed {args.seed}")
         report("best by the turn score", [max(r.values()) - next(iter(r.values())) for r in refs])
+        if args.mid_turn:
+            picks = pool.map(race, [(d, 1, 1, 0) for d in pos])
+            report("the expert's choice", [max(r.values()) - r[pick] for r, pick in zip(refs, picks)])
+            return 0
         for config in args.configs.split(","):
             budget, candidates = (int(x) for x in config.split(":"))
             tasks = [(d, budget, candidates, s) for d in pos for s in range(args.repeats)]

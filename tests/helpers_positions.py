@@ -727,3 +727,37 @@ def random_position(rules: Rules, seed: int, reveals: int, swap_prob: float = 0.
                     r = rng.choice(others)
         game.reveal(r)
     return game
+
+
+TEAM_RULES: tuple[Rules, ...] = tuple(r for r in ALL_RULES if r.teams)
+
+
+def swap_views(max_reveals: int) -> Any:
+    """A hypothesis strategy: ``(game, seat)`` at a swap moment of :func:`swap_position` in any team
+    setting, after up to ``max_reveals`` random reveals, and any seat."""
+    from hypothesis import strategies as st
+
+    def build(rules: Rules, seed: int, reveals: int) -> Any:
+        game = swap_position(rules, seed, reveals)
+        return st.tuples(st.just(game), st.sampled_from(range(rules.players)))
+
+    return st.builds(lambda *a: a, st.sampled_from(TEAM_RULES), st.integers(0, 10**6),
+                     st.integers(0, max_reveals)).flatmap(lambda a: build(*a))
+
+
+def swap_position(rules: Rules, seed: int, reveals: int) -> Game:
+    """The last swap moment (before any of its teams swapped) of a game of random reveals, in which
+    earlier moments got random swaps; ``reveals`` bounds the reveals made before it."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, rng=rng)
+    last = game.copy()
+    for _ in range(reveals):
+        if game.over:
+            break
+        if not game.turn and game.swap_moment():
+            last = game.copy()
+            for a, b in game.swap_moment():
+                if game.hands[a] and game.hands[b] and rng.random() < 0.5:
+                    game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
+        game.reveal(rng.choice(game.legal_reveals()))
+    return last

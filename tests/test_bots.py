@@ -75,11 +75,11 @@ def test_every_bot_chooses_a_legal_reveal_and_swap(rules: Rules) -> None:
         stages.add(len(view.turn))
         legal = view.legal_reveals()
         for name in BOT_NAMES:
-            bot = make_bot(name, random.Random(seed))
+            bot = _bot(name, random.Random(seed))
             assert bot.choose_reveal(view) in legal, (name, seed)
             # a swap choice is a card of the bot's own hand, or None
             for s in range(rules.players):
-                card = make_bot(name, random.Random(seed)).choose_swap(game.view(s))
+                card = _bot(name, random.Random(seed)).choose_swap(game.view(s))
                 assert card is None or card in game.hands[s], (name, s, card)
     assert 0 in stages and (1 in stages or 2 in stages)
 
@@ -95,6 +95,11 @@ def test_make_bot_names() -> None:
         assert isinstance(bot, Bot) and bot.name == name
     with pytest.raises(ViewError, match="unknown bot"):
         make_bot("grandmaster", rng)
+
+
+def _bot(name: str, rng: random.Random) -> Bot:
+    """A bot by name; the expert with a small budget (what is checked here holds at any budget)."""
+    return make_bot(name, rng, budget=40)
 
 
 # ---------------------------------------------------------------------------
@@ -126,8 +131,8 @@ def test_bot_reveal_depends_only_on_its_view(name: str) -> None:
             s = game.to_move
             twin = _twin(game, s, seed)
             differ += twin.deal_ != game.deal_
-            a = make_bot(name, random.Random(seed)).choose_reveal(game.view(s))
-            b = make_bot(name, random.Random(seed)).choose_reveal(twin.view(s))
+            a = _bot(name, random.Random(seed)).choose_reveal(game.view(s))
+            b = _bot(name, random.Random(seed)).choose_reveal(twin.view(s))
             assert a == b, (name, rules, seed)
             checked += 1
     assert checked >= 30
@@ -148,8 +153,8 @@ def test_bot_swap_and_reveal_depend_only_on_its_view_in_team_play(name: str) -> 
                 for a, b in game.swap_moment():
                     for s in (a, b):
                         twin = _twin(game, s, seed)
-                        x = make_bot(name, random.Random(seed)).choose_swap(game.view(s))
-                        y = make_bot(name, random.Random(seed)).choose_swap(twin.view(s))
+                        x = _bot(name, random.Random(seed)).choose_swap(game.view(s))
+                        y = _bot(name, random.Random(seed)).choose_swap(twin.view(s))
                         assert x == y
                         checked_swaps += 1
                 # later: only the viewer's team swaps (its cards are known to it), so an
@@ -165,8 +170,8 @@ def test_bot_swap_and_reveal_depend_only_on_its_view_in_team_play(name: str) -> 
                                 continue
                             for s in (a, b):
                                 twin = _twin(game, s, seed + step)
-                                x = make_bot(name, random.Random(step)).choose_swap(game.view(s))
-                                y = make_bot(name, random.Random(step)).choose_swap(twin.view(s))
+                                x = _bot(name, random.Random(step)).choose_swap(game.view(s))
+                                y = _bot(name, random.Random(step)).choose_swap(twin.view(s))
                                 assert x == y
                                 checked_swaps += 1
                             if game.hands[a] and game.hands[b]:
@@ -174,8 +179,8 @@ def test_bot_swap_and_reveal_depend_only_on_its_view_in_team_play(name: str) -> 
                     s = game.to_move
                     if rules.team_of(s) == viewer_team:
                         twin = _twin(game, s, seed + step)
-                        x = make_bot(name, random.Random(step)).choose_reveal(game.view(s))
-                        y = make_bot(name, random.Random(step)).choose_reveal(twin.view(s))
+                        x = _bot(name, random.Random(step)).choose_reveal(game.view(s))
+                        y = _bot(name, random.Random(step)).choose_reveal(twin.view(s))
                         assert x == y
                         checked_reveals += 1
                     game.reveal(rng.choice(game.legal_reveals()))
@@ -200,7 +205,7 @@ def _certain_trio_game(own_trio: int) -> Game:
 @pytest.mark.parametrize("value", [1, 7])
 def test_bots_take_a_certain_trio(name: str, value: int) -> None:
     game = _certain_trio_game(value)
-    bot = make_bot(name, random.Random(0))
+    bot = _bot(name, random.Random(0))
     for _ in range(3):
         status = game.reveal(bot.choose_reveal(game.view(0))).status
     assert status is TurnStatus.TRIO

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers_positions import ALL_RULES, brute_force, collect_small_positions, random_position
+from helpers_positions import (
+    ALL_RULES,
+    TEAM_RULES,
+    brute_force,
+    collect_small_positions,
+    random_position,
+    swap_position,
+    swap_views,
+)
 from trio_solver import Game, Reveal, Rules
 from trio_solver.cli import _DEFAULT_ADVISE, _DEFAULT_BUDGET, _DEFAULT_EVALUATE
 from trio_solver.errors import TrioError, ViewError
@@ -17,9 +25,11 @@ from trio_solver.evaluate import (
     DEFAULT_ADVISE_SAMPLES,
     DEFAULT_SAMPLES,
     GameEvaluation,
+    Posterior,
     _plan_chooser,
     advise_game,
     evaluate,
+    swap_outcomes,
 )
 from trio_solver.expert import DEFAULT_BUDGET
 from trio_solver.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
@@ -81,6 +91,63 @@ def test_model_plays_legal_reveals_and_only_reads_the_view(rules: Rules, seed: i
     # the same decision on the true state (hidden cards real, not placeholders)
     sim = Sim.from_view(view, public_memory(view), game.hands, game.centre)
     assert to_reveal(sim.choose(sim.face[0] if sim.face else 0) or (0, 0)) == choice
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(TEAM_RULES), st.integers(0, 10**6), st.integers(0, 60), st.data())
+def test_sim_swaps_like_the_engine(rules: Rules, seed: int, before: int, data: st.DataObject) -> None:
+    game = swap_position(rules, seed, before)
+    a, b = data.draw(st.sampled_from(game.swap_moment()))
+    if not (game.hands[a] and game.hands[b]):
+        return
+    ga, gb = data.draw(st.sampled_from(game.hands[a])), data.draw(st.sampled_from(game.hands[b]))
+    seat = data.draw(st.sampled_from(range(rules.players)))
+    view = game.view(seat)
+    sim = Sim.from_view(view, public_memory(view), game.hands, game.centre)
+    sim.swap(a, b, ga, gb)
+    game.swap(a, b, ga, gb)
+    after = game.view(seat)
+    again = Sim.from_view(after, public_memory(after), game.hands, game.centre)
+    assert sim.hands == game.hands == again.hands
+    assert sim.known == again.known  # what the table remembers of the two hands is forgotten
+    assert not any(sim.known[a]) and not any(sim.known[b])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(swap_views(60))
+def test_model_swap_is_a_single_card_and_reads_only_the_view(at: tuple[Game, int]) -> None:
+    game, seat = at
+    rules = game.rules
+    view = game.view(seat)
+    true = Sim.from_view(view, public_memory(view), game.hands, game.centre)
+    give = true.give(seat)
+    hand = game.hands[seat]
+    partner = rules.partner(seat)
+    assert partner is not None
+    singles = [v for v in hand if hand.count(v) == 1]
+    if not singles or not game.hands[partner]:
+        assert give is None
+    else:
+        assert give in singles
+    # the placeholders of the view's own state (hidden cards unknown) give the same card
+    assert ModelBot.state(view).give(seat) == give
+
+
+def test_swap_outcomes_play_the_swap_on_common_deals() -> None:
+    rules = Rules(4, Mode.SIMPLE, True)
+    game = swap_position(rules, 3, 0)
+    view = game.view(0)
+    post = Posterior(view)
+    hand = game.hands[0]
+    give = next(v for v in hand if hand.count(v) == 1)
+    kept = swap_outcomes(post, None, 5, range(40))
+    swapped = swap_outcomes(post, give, 5, range(40))
+    assert kept == swap_outcomes(post, None, 5, range(40))  # deterministic
+    assert all(x in (0.0, 0.5, 1.0) for x in kept + swapped)
+    # no swap is the plain evaluation of the view on the same deals
+    assert sum(kept) / 40 == pytest.approx(evaluate(view, samples=40, seed=5).win_chance[0])
+    with pytest.raises(ViewError, match="team play"):
+        swap_outcomes(Posterior(random_position(Rules(3), 1, 0).view(0)), None, 0, range(2))
 
 
 # -- evaluate -------------------------------------------------------------------------------

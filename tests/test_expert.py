@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers_positions import ALL_RULES, random_position
+from helpers_positions import ALL_RULES, random_position, swap_views
 from trio_solver.bots import make_bot
+from trio_solver.engine import Game
 from trio_solver.errors import ViewError
 from trio_solver.expert import DEFAULT_BUDGET, ExpertBot, default_budget
 from trio_solver.reveal import Reveal
@@ -17,6 +18,7 @@ from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
 from trio_solver.search import advise
 from trio_solver.simulate import play_game, run_tournament
+from trio_solver.swaps import pairing_order, pairing_swap
 
 
 def test_expert_is_deterministic_per_seed() -> None:
@@ -67,8 +69,6 @@ def test_expert_plays_whole_games(rules: Rules) -> None:
 def test_expert_prefers_a_certain_trio_to_a_search() -> None:
     # seat 0 holds three 4s at its low end: the trio is certain (p_trio = 1), and taken
     rest = [v for v in range(1, 13) if v != 4 for _ in range(3)]
-    from trio_solver.engine import Game
-
     game = Game.from_deal(Rules(3), [[4, 4, 4] + rest[:6], rest[6:15], rest[15:24]], rest[24:33])
     assert ExpertBot(random.Random(1), budget=10).choose_reveal(game.view(0)) == Reveal.lowest(0)
 
@@ -100,3 +100,35 @@ def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, s
         top.append(e)
     quiet = [e for e in ranked if memory.knows(view, e.reveal)][:1]
     assert cands == top[:bot.candidates] + [e for e in quiet if e not in top[:bot.candidates]]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(swap_views(40), st.integers(0, 10**6))
+def test_the_swap_search_gives_a_single_card_or_none(at: tuple[Game, int], seed: int) -> None:
+    game, seat = at
+    view = game.view(seat)
+    bot = ExpertBot(random.Random(seed), budget=24)
+    options = bot.swap_options(view)
+    # the solver's choice first, then the next single cards in its order, then no swap
+    assert options == [*pairing_order(view)[:bot.candidates], None]
+    assert options[0] == pairing_swap(view)
+    pick = bot.choose_swap(view)
+    assert pick in options
+    assert pick == ExpertBot(random.Random(seed), budget=24).choose_swap(view)  # deterministic per seed
+    hand = game.hands[seat]
+    assert pick is None or hand.count(pick) == 1  # never breaks a pair
+
+
+def test_the_swap_search_sees_only_its_view() -> None:
+    """Two deals behind the same view (seat 0's hand, nothing revealed): the same swap."""
+    rules = Rules(4, Mode.SIMPLE, True)
+    rng = random.Random(7)
+    deck = [v for v in range(1, 13) for _ in range(3)]
+    rng.shuffle(deck)
+    own, rest = sorted(deck[:9]), deck[9:]
+    picks = []
+    for k in range(3):
+        random.Random(k).shuffle(rest)
+        game = Game.from_deal(rules, [own, sorted(rest[:9]), sorted(rest[9:18]), sorted(rest[18:])], [])
+        picks.append(ExpertBot(random.Random(1), budget=40).choose_swap(game.view(0)))
+    assert len(set(picks)) == 1 and (picks[0] is None or own.count(picks[0]) == 1)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import trio_solver
 from trio_solver import (
+    BOT_NAMES,
     Advice,
     Beliefs,
     Deal,
@@ -249,11 +250,11 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
     "Advice.get": (lambda a, r: a.get(r), [_receiver(ADVICE), REVEAL]),
     "Advice.from_json": (Advice.from_json, [_json_like]),
     "Evaluation.from_json": (Evaluation.from_json, [_json_like]),
-    "make_bot": (make_bot, [st.sampled_from(["random", "memory", "solver"]), RNG]),
-    "Bot.choose_reveal": (lambda n, v: make_bot(n, random.Random(0)).choose_reveal(v),
-                          [st.sampled_from(["random", "memory", "solver"]), _valid(VIEWS)]),
-    "Bot.choose_swap": (lambda n, v: make_bot(n, random.Random(0)).choose_swap(v),
-                        [st.sampled_from(["random", "memory", "solver"]), _valid(VIEWS)]),
+    "make_bot": (make_bot, [st.sampled_from(list(BOT_NAMES)), RNG]),
+    "Bot.choose_reveal": (lambda n, v: make_bot(n, random.Random(0), budget=8).choose_reveal(v),
+                          [st.sampled_from(list(BOT_NAMES)), _valid(VIEWS)]),
+    "Bot.choose_swap": (lambda n, v: make_bot(n, random.Random(0), budget=8).choose_swap(v),
+                        [st.sampled_from(list(BOT_NAMES)), _valid(VIEWS)]),
     # games between bots, analysis (valid calls kept cheap: random bots, 1 game, judged by the turn)
     "play_game": (lambda r, b, g, f: play_game(r, b, rng=g, first_player=f),
                    [_valid([Rules(3)]), st.just([make_bot("random", random.Random(s)) for s in range(3)]), RNG,

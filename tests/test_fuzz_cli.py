@@ -174,8 +174,11 @@ def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:
 # -- interruption and time limits ----------------------------------------------------------------
 
 def test_ctrl_c_exits_130_in_one_line() -> None:
+    # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
+    # SIGINT ignored (and children inherit that)
     proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "beliefs", TEAMS6, "--swap-budget", "4000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(5.0)  # imports done, deep in the belief lattice (the whole command takes over 15 s of CPU)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)

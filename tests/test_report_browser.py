@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, sync_playwright
 from trio_solver.analysis import analyse
 from trio_solver.cli import main
 from trio_solver.record import Record
+from trio_solver.words import percent
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -71,7 +72,11 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
     text = page.locator("#position").inner_text()
     assert "After turn 5 - the table as a spectator sees it" in text
     for s in range(4):
-        assert f"{a.players[s].strip()} {round(a.curve[5].win_chance[s] * 100)}%" in text.replace("\u2028", "")
+        assert f"{a.players[s].strip()} {percent(a.curve[5].win_chance[s])}" in text.replace("\u2028", "")
+    # the page's script and the Python text write a chance the same way (halves round up)
+    chances = [0.0, 0.001, 0.005, 0.125, 0.135, 0.145, 0.285, 0.5, 0.505, 0.995, 0.999, 1.0]
+    chances += [c.win_chance[s] for c in a.curve for s in range(4)]
+    assert page.evaluate("xs => xs.map(pct)", chances) == [percent(x) for x in chances]
     assert page.locator("#chart .turnline").count() == len({d.turn for d in a.decisions})
     assert page.locator("#chart .trio").count() == len(a.trios) > 0
     assert page.locator("#chart .pt").count() == len(a.decisions)

@@ -63,8 +63,10 @@ def test_a_billion_games_in_bounded_memory_then_ctrl_c_then_resume(tmp_path: Pat
     results = tmp_path / "run.jsonl"
     cmd = [sys.executable, "-m", "trio_solver", "simulate", "--players", "4", "--bots", BOTS, "--seed", "5",
            "--games", "1000000000", "--workers", "2", "--results", str(results), "--json"]
+    # start_new_session: a process group of its own; SIG_DFL: Ctrl-C works even when the tests run in
+    # the background, where the shell starts them with SIGINT ignored (and children inherit that)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env(),
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(3)
         first = _rss_kb(proc.pid)

@@ -383,7 +383,7 @@ class Analysis:
 def _game_pct(d: Decision) -> str:
     if d.p_game_played is None or d.p_game_best is None:
         return "-"
-    return f"{d.p_game_played:.0%}/{d.p_game_best:.0%}"
+    return f"{_pct(d.p_game_played)}/{_pct(d.p_game_best)}"
 
 
 def _judge_by_game(view: PlayerView, beliefs: Any, played: Reveal, samples: int,

@@ -114,7 +114,7 @@ def _chart(a: Analysis) -> str:
     if game and a.curve:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
         for k, c in enumerate(a.curve):
-            chances = ", ".join(f"{a.players[s]} {c.win_chance[s]:.0%}" for s in sides)
+            chances = ", ".join(f"{a.players[s]} {_pct(c.win_chance[s])}" for s in sides)
             tip = html.escape(f"after turn {c.turns}: {chances}" if c.turns else f"start: {chances}")
             x = _xb(c.decisions, n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
@@ -288,7 +288,7 @@ def _decision_rows(a: Analysis) -> str:
 def _game_cell(d: Any) -> str:
     if d.p_game_played is None or d.p_game_best is None:
         return "-"
-    return f"{d.p_game_played:.0%} / {d.p_game_best:.0%}"
+    return f"{_pct(d.p_game_played)} / {_pct(d.p_game_best)}"
 
 
 def _chart_text(a: Analysis) -> str:

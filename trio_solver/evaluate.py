@@ -42,7 +42,7 @@ from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "sample_seed"]
+           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "sample_seed", "swap_outcomes"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -282,6 +282,26 @@ def playout_outcomes(post: Posterior, evaluation: Evaluation, seed: int, indices
     for j in indices:
         t = playout_tally(post, evaluation, seed, [j])
         out.append(sum(t.total))
+    return out
+
+
+def swap_outcomes(post: Posterior, give: int | None, seed: int, indices: Sequence[int]) -> list[float]:
+    """For each posterior deal in ``indices``, at a swap moment of ``post.view``: 1 if the viewer's team
+    wins after the viewer gives ``give`` to its partner (``None``: no swap), else 0 (a draw counts
+    1/teams). The partner gives what the rollout model gives (:meth:`~trio_solver.rollout.Sim.give`);
+    the team swaps when both give a card, as at a real table."""
+    seat = post.view.seat
+    partner = None if seat is None else post.view.rules.partner(seat)
+    if seat is None or partner is None:
+        raise ViewError("a swap needs the view of a seat in team play")
+    out = []
+    for j in indices:
+        limits.check("the swap search")
+        sim = post.sim(seed, j)
+        back = sim.give(partner)
+        if give is not None and back is not None:
+            sim.swap(seat, partner, give, back)
+        out.append(_team_outcome(sim, sim.playout())[sim.team_of[seat]])
     return out
 
 

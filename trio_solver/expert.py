@@ -10,8 +10,10 @@ with common random numbers (every candidate on the same deals) and successive
 halving (the samples go to the candidates still in the race). It picks the
 candidate that wins the most playouts. A trio that is certain is taken at once; in
 the middle of a turn it follows the advisor's exact plan (most reveals after the
-first are forced or obvious). See the README's design section for the
-measurements behind these choices.
+first are forced or obvious). In team play, at a swap moment, it races in the same
+way the three single cards its partner most likely pairs with (the ``solver``'s
+order) and no swap, the partner giving what the rollout model gives. See the
+README's design section for the measurements behind these choices.
 
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
@@ -22,14 +24,16 @@ are longer), so that a decision takes about the same time at every table size.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from . import _args
 from .beliefs import Beliefs
 from .errors import ViewError
-from .evaluate import Posterior, Tally, playout_tally
+from .evaluate import Posterior, Tally, playout_tally, swap_outcomes
 from .reveal import Reveal
 from .rollout import PublicMemory, public_memory
 from .search import Advice, Evaluation, advise
-from .swaps import pairing_swap
+from .swaps import pairing_order
 from .view import PlayerView
 
 __all__ = ["ExpertBot", "DEFAULT_BUDGET", "default_budget", "solver_score"]
@@ -147,25 +151,58 @@ class ExpertBot:
 
     def _race(self, post: Posterior, cands: list[Evaluation], seed: int, budget: int) -> Evaluation:
         """Successive halving with common random numbers: every survivor is played on the same deals."""
-        alive = list(range(len(cands)))
         tallies = [Tally.empty() for _ in cands]
-        rounds = max(1, (len(cands) - 1).bit_length()) if self.halving else 1
+
+        def play(i: int, idx: range) -> float:
+            playout_tally(post, cands[i], seed, idx, tallies[i])
+            return (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
+                    else tallies[i].mean())
+
+        return cands[self._halving(len(cands), budget, play)]
+
+    def _halving(self, count: int, budget: int, play: Callable[[int, range], float]) -> int:
+        """The index of the best of ``count`` candidates: ``play(i, indices)`` plays candidate ``i`` on the
+        posterior deals ``indices`` and returns its estimate so far. Each round the survivors are played
+        on the same new deals and the better half goes on; ties go to the earlier candidate."""
+        alive = list(range(count))
+        rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         per_round = budget // rounds
         done = 0
         for r in range(rounds):
             share = max(1, per_round // len(alive))
             idx = range(done, done + share)
-            for i in alive:
-                playout_tally(post, cands[i], seed, idx, tallies[i])
+            score = {i: play(i, idx) for i in alive}
             done += share
-            score = {i: (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
-                         else tallies[i].mean()) for i in alive}
             alive.sort(key=lambda i: (-round(score[i], 12), i))
             if r < rounds - 1:
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-        best = alive[0]
-        return cands[best]
+        return alive[0]
+
+    def swap_options(self, view: PlayerView, beliefs: Beliefs | None = None) -> list[int | None]:
+        """The swaps raced at a swap moment: the ``candidates`` first single cards of
+        :func:`~trio_solver.swaps.pairing_order` (the solver's choice first), then no swap. A card of
+        which the seat holds two or three is never given (it would break a pair); with no single
+        card the only option is no swap."""
+        return [*pairing_order(view, beliefs)[: self.candidates], None]
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        """Give the partner the single card it most likely pairs with, keeping our own pairs (as ``solver``)."""
-        return pairing_swap(view)
+        """Race the :meth:`swap_options` by playouts to the end of the game on posterior deals (the
+        partner gives what the rollout model gives), with common random numbers; the default budget
+        as for a reveal."""
+        _args.instance("view", view, PlayerView, ViewError)
+        seed = self.rng.getrandbits(32)
+        if view.seat is None or view.rules.partner(view.seat) is None:
+            return None
+        beliefs = Beliefs(view)
+        options = self.swap_options(view, beliefs)
+        if len(options) == 1 or not beliefs.consistent:
+            return options[0]
+        post = Posterior(view, beliefs)
+        budget = self.budget if self.budget is not None else default_budget(view.rules.players)
+        outcomes: list[list[float]] = [[] for _ in options]
+
+        def play(i: int, idx: range) -> float:
+            outcomes[i].extend(swap_outcomes(post, options[i], seed, idx))
+            return sum(outcomes[i]) / len(outcomes[i])
+
+        return options[self._halving(len(options), budget, play)]

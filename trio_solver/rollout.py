@@ -29,13 +29,14 @@ change to that place. It plays deterministically:
    else the unknown place likeliest to hold it, by the same chances. With no
    unknown place left it reveals a place everyone already knows, so the failure
    teaches nothing.
+3. In team play, :meth:`Sim.give` is the card a player gives its partner at a swap
+   moment (the expert's swap search assumes it of the partner). No swaps are made
+   during a playout (swaps already made are part of the sampled deal).
 
 This plays about as well as ``solver`` at a small fraction of its cost (it wins a
 third of 3-player games against two ``solver`` bots; see the README), so the
 playouts of :mod:`trio_solver.evaluate` are games between players of that strength.
-
-No swaps are made during a playout (swaps already made are part of the sampled
-deal). A playout longer than :data:`MAX_TURNS` turns is a draw, split evenly.
+A playout longer than :data:`MAX_TURNS` turns is a draw, split evenly.
 """
 
 from __future__ import annotations
@@ -331,7 +332,40 @@ class Sim:
         if self.winner is None:
             self.to_move = (self.to_move + 1) % n
 
+    def swap(self, a: int, b: int, give_a: int, give_b: int) -> None:
+        """A team swap between turns: seat ``a`` gives ``give_a`` to ``b`` and gets ``give_b``. Both
+        hands are sorted again and what the table remembered of them is forgotten (as
+        :func:`public_memory` does after a swap: the table does not know where the cards went)."""
+        ha, hb = self.hands[a], self.hands[b]
+        ha.remove(give_a)
+        hb.remove(give_b)
+        ha.append(give_b)
+        hb.append(give_a)
+        ha.sort()
+        hb.sort()
+        self.known[a] = [False] * len(ha)
+        self.known[b] = [False] * len(hb)
+
     # -- the rollout model ---------------------------------------------------------------------------
+    def give(self, seat: int) -> int | None:
+        """The card ``seat`` gives its partner at a swap moment, by the rollout model: a single card (one
+        copy in its hand) of the value its partner most likely holds more of, by counting (copies the
+        table has seen in the partner's hand, then copies ``seat`` cannot place; ties: a 7, then the
+        value nearest the middle). ``None`` (no swap) without a partner or a single card."""
+        partner = self.rules.partner(seat)
+        hand = self.hands[seat]
+        if partner is None or not hand or not self.hands[partner]:
+            return None
+        singles = [v for v in sorted(set(hand)) if hand.count(v) == 1]
+        if not singles:
+            return None
+        left = self._unaccounted(seat)
+        seen = [0] * 13
+        for v, k in zip(self.hands[partner], self.known[partner]):
+            if k:
+                seen[v] += 1
+        return max(singles, key=lambda v: (seen[v], left[v], v == SEVEN, -abs(v - 6.5)))
+
     def knows(self, seat: int, a: Action) -> int | None:
         """The value ``a`` would show, if ``seat`` knows it (its own hand, or a remembered place)."""
         kind, i = a

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 __all__ = ["article", "plural", "percent"]
 
 
@@ -18,9 +20,13 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
 
 
 def percent(p: float) -> str:
-    """A chance for people: ``100%``, ``23%``, ``<1%``."""
+    """A chance for people: ``100%``, ``23%``, ``<1%``. Halves round up (12.5% is ``13%``), exactly as
+    the ``pct`` of the HTML report's script (``Math.round``), so a page's figures agree wherever
+    they are written."""
     if p >= 1 - 1e-9:
         return "100%"
     if 0 < p < 0.005:
         return "<1%"
-    return f"{p:.0%}"
+    x = p * 100
+    whole = math.floor(x)
+    return f"{whole + (1 if x - whole >= 0.5 else 0)}%"
