@@ -93,7 +93,11 @@ def test_ops_equal_the_cli_json(capsys: pytest.CaptureFixture[str], path: Path) 
                 assert ok("advise", record=rec, after=after, seat=view.to_move, objective=objective) == cli_json(
                     capsys, "advise", "--json", f, "--after", str(after), "--seat", str(view.to_move),
                     "--objective", objective)
-    assert ok("analyse", record=rec) == cli_json(capsys, "analyse", "--json", f)
+    # the playouts' number does not change what is compared: 8 per reveal keeps this quick
+    assert ok("analyse", record=rec, samples=8, seed=4) == cli_json(capsys, "analyse", "--json", f,
+                                                                    "--samples", "8", "--seed", "4")
+    if path.name == "teams_4p.json":
+        assert ok("analyse", record=rec, samples=0) == cli_json(capsys, "analyse", "--json", "--quick", f)
 
 
 def test_evaluate_and_game_advice_equal_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
@@ -124,6 +128,9 @@ def test_errors_are_the_cli_lines(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert line.startswith("event 1")
     for op in ("validate", "beliefs", "state", "analyse"):
         assert err({"op": op, "record": bad})["error"] == line
+    good = doc(ROOT / "examples" / "teams_4p.json")
+    for samples in (-1, 10**9, "8", True):
+        assert err({"op": "analyse", "record": good, "samples": samples})["error"].startswith("analyse: samples: expected")
     # a contradiction: the same line as the command
     contra = json.loads(json.dumps(rec))
     contra["viewer"]["hand"] = sorted(contra["viewer"]["hand"][:-1] + [4])

@@ -338,9 +338,14 @@ def _op_evaluate(a: _Args) -> dict[str, Any]:
 
 
 def _op_analyse(a: _Args) -> dict[str, Any]:
+    from .evaluate import MAX_SAMPLES
+
     record = a.record()
+    samples = a.int_("samples", minimum=0, maximum=MAX_SAMPLES)  # 0: by the turn only, as --quick
+    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
+    assert seed is not None
     a.done()
-    data: dict[str, Any] = analysis_of(record).to_json()
+    data: dict[str, Any] = analysis_of(record, samples=samples, seed=seed).to_json()
     return data
 
 
