@@ -89,15 +89,9 @@ def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, s
     assert len({e.reveal for e in cands}) == len(cands)
     unknown_centre = [e for e in cands if e.reveal.is_centre and not memory.knows(view, e.reveal)]
     assert len(unknown_centre) <= 1
-    # the best reveals by the turn score are raced (unknown centre cards counted once)
-    seen_centre = False
-    top = []
-    for e in ranked:
-        if e.reveal.is_centre and not memory.knows(view, e.reveal):
-            if seen_centre:
-                continue
-            seen_centre = True
-        top.append(e)
+    # the best reveals by the turn score are raced (of the unknown centre cards, only the best ranked)
+    unknown = [i for i, e in enumerate(ranked) if e.reveal.is_centre and not memory.knows(view, e.reveal)]
+    top = [e for i, e in enumerate(ranked) if i not in unknown[1:]]
     quiet = [e for e in ranked if memory.knows(view, e.reveal)][:1]
     assert cands == top[:bot.candidates] + [e for e in quiet if e not in top[:bot.candidates]]
 

@@ -27,7 +27,7 @@ from . import _args
 from ._args import show as _show
 from .beliefs import Beliefs
 from .errors import ViewError
-from .expert import ExpertBot
+from .expert import ExpertBot, solver_score
 from .swaps import pairing_swap
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
@@ -308,10 +308,9 @@ class SolverBot:
         _check_view(view, True)
         beliefs = Beliefs(view)
         adv = advise(view, "trio", beliefs=beliefs)
-        goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
         scored = []
         for e in adv.evaluations:
-            score = 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+            score = solver_score(view, e)
             if self.leak_weight and not view.turn:
                 score -= self.leak_weight * _leak(view, e.reveal, e, beliefs)
             scored.append((score, e))

@@ -99,8 +99,11 @@ class ExpertBot:
         if len(cands) == 1:
             return cands[0].reveal
         post = Posterior(view, beliefs)
-        budget = self.budget if self.budget is not None else default_budget(view.rules.players)
-        return self._race(post, cands, seed, budget).reveal
+        return self._race(post, cands, seed, self._budget_for(view)).reveal
+
+    def _budget_for(self, view: PlayerView) -> int:
+        """Playouts for a decision at ``view``'s table: the bot's budget, else :func:`default_budget`."""
+        return self.budget if self.budget is not None else default_budget(view.rules.players)
 
     def candidates_of(self, view: PlayerView, ranked: list[Evaluation]) -> list[Evaluation]:
         """The reveals raced at the start of a turn: the ``candidates`` best of ``ranked`` (one unknown
@@ -198,7 +201,7 @@ class ExpertBot:
         if len(options) == 1 or not beliefs.consistent:
             return options[0]
         post = Posterior(view, beliefs)
-        budget = self.budget if self.budget is not None else default_budget(view.rules.players)
+        budget = self._budget_for(view)
         outcomes: list[list[float]] = [[] for _ in options]
 
         def play(i: int, idx: range) -> float:

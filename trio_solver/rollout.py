@@ -162,11 +162,12 @@ def _extreme(q: list[float], m: int, lowest: bool) -> list[float]:
 @dataclass(frozen=True)
 class _Spread:
     """Per value chances of the unknown places (see :meth:`Sim._spread`): ``centre`` for one unknown
-    centre card (``None``: none left), ``slots`` of them; ``rows[g]`` for one card of run ``g``;
-    ``run_at[(seat, position)]`` the run and its size at each end of a run."""
+    centre card (``None``: none left), ``slots`` of them, the first at slot ``first``; ``rows[g]`` for
+    one card of run ``g``; ``run_at[(seat, position)]`` the run and its size at each end of a run."""
 
     centre: list[float] | None
     slots: int
+    first: int | None
     rows: list[list[float]]
     run_at: dict[tuple[int, int], tuple[int, int]]
 
@@ -452,7 +453,8 @@ class Sim:
         """
         sizes: list[int] = []
         ranges: list[tuple[int, int]] = []
-        slots = sum(1 for i, c in enumerate(self.centre) if c is not None and not self.cknown[i] and i not in self.up)
+        unknown = [i for i, c in enumerate(self.centre) if c is not None and not self.cknown[i] and i not in self.up]
+        slots = len(unknown)
         if slots:
             sizes.append(slots)
             ranges.append((1, 12))
@@ -492,7 +494,7 @@ class Sim:
                     f = 1.0 / tot
                     for v in range(1, 13):
                         row[v] *= f
-        return _Spread(rows[0] if slots else None, slots, rows, run_at)
+        return _Spread(rows[0] if slots else None, slots, unknown[0] if slots else None, rows, run_at)
 
     def _end_dist(self, seat: int, spread: _Spread, s: int, kind: int) -> tuple[list[float], list[float], int] | None:
         """For the unknown end ``kind`` of seat ``s``: the chance of each value there, the chance of
@@ -509,11 +511,8 @@ class Sim:
         """The unknown place likeliest to show ``v`` for ``seat``, and that chance."""
         spread = self._spread(seat, left)
         best: tuple[float, Action | None] = (-1.0, None)
-        if spread.centre is not None:
-            for i, c in enumerate(self.centre):
-                if c is not None and not self.cknown[i] and i not in self.up:
-                    best = (spread.centre[v], (CENTRE, i))
-                    break  # all unknown slots look alike
+        if spread.centre is not None and spread.first is not None:
+            best = (spread.centre[v], (CENTRE, spread.first))  # all unknown slots look alike
         for s in range(self.n):
             if s == seat:
                 continue
@@ -553,7 +552,6 @@ class Sim:
         reach = self._reachable(seat)
         spread = self._spread(seat, left)
         centre = spread.centre
-        first_slot = next((i for i, c in enumerate(self.centre) if c is not None and not self.cknown[i]), None)
         # unknown ends of other hands: (action, chance of each value there, per card of its run, run size)
         ends: list[tuple[Action, list[float], list[float], int]] = []
         known: list[tuple[Action, int]] = [((CENTRE, i), c) for i, c in enumerate(self.centre)
@@ -617,8 +615,8 @@ class Sim:
             if score > best_score:
                 best_score, best = score, a
         firsts: list[tuple[Action, list[float]]] = [(a, d) for a, d, _, _ in ends]
-        if centre is not None and first_slot is not None:
-            firsts.append(((CENTRE, first_slot), centre))
+        if centre is not None and spread.first is not None:
+            firsts.append(((CENTRE, spread.first), centre))
         for a, dist in firsts:
             score = 0.0
             for v in range(1, 13):
