@@ -147,12 +147,14 @@ def test_a_killed_worker_costs_only_its_game(ray_instance: None) -> None:
 
 def test_a_collection_analysed_on_ray_is_the_local_one(ray_instance: None, tmp_path: Path) -> None:
     """``analyse DIR --backend ray`` gives the summary of the local pool, game for game."""
+    from trio_solver.bots import make_bot
     from trio_solver.collection import analyse_files
-    from trio_solver.engine import play_random_game
+    from trio_solver.simulate import play_game
 
     paths = []
-    for k in range(2):
-        game = play_random_game(Rules(3), random.Random(k))
+    for k in range(2):  # games between memory bots: a few dozen turns (random bots play hundreds)
+        bots = [make_bot("memory", random.Random(10 * k + s)) for s in range(3)]
+        game = play_game(Rules(3), bots, rng=random.Random(k))
         path = tmp_path / f"g{k}.json"
         Record.from_game(game, names=["Ann", "Ben", "Cy"]).save(path)
         paths.append(str(path))

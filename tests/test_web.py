@@ -109,8 +109,11 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
         expect(slots).to_have_count(len(frames[k]["centre"]))
     page.locator("#slider").fill("5")
     expect(page.locator("#position")).to_contain_text(f"After 5 of {n} events")
-    # the analysis chart: a point opens its position
-    page.click("#analyse")
+    # the analysis chart: a point opens its position; by default each decision is judged by the game
+    # with 16 playouts per reveal (the default service's time limit holds for the bundled games)
+    with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
+        page.click("#analyse")
+    assert req.value.post_data_json["samples"] == 16
     point = page.locator("#chart circle.pt[data-after='7']")
     point.click()
     expect(page.locator("#position")).to_contain_text(f"After 7 of {n} events")
@@ -289,3 +292,31 @@ def test_team_swaps_at_a_real_table(page: Page) -> None:
     page.press("#entry-text", "Enter")
     settle(page)
     expect(page.locator("#status")).to_contain_text("l1=2")
+
+
+def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    """The chosen depth goes to the service; a time-limit answer tells the user what to change; the
+    key moments are the command's, each a button that opens its position."""
+    load_example(page, "full_deal_4p.json")
+    settle(page)
+    page.route("**/v1/analyse", lambda route: route.fulfill(
+        status=504, content_type="application/json",
+        body=json.dumps({"error": "analyse: over the time limit of 30 s"})))
+    page.select_option("#analyse-depth", "48")
+    with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
+        page.click("#analyse")
+    assert req.value.post_data_json["samples"] == 48
+    expect(page.locator("#error")).to_contain_text("analyse: over the time limit of 30 s")
+    expect(page.locator("#error")).to_contain_text("choose fewer playouts per reveal")
+    page.unroute("**/v1/analyse")
+    page.select_option("#analyse-depth", "0")
+    with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
+        page.click("#analyse")
+    assert req.value.post_data_json["samples"] == 0
+    moments = cli_json(capsys, "analyse", "--quick", "--json", str(ROOT / "examples" / "full_deal_4p.json"))["moments"]
+    assert moments
+    expect(page.locator("#decisions li.moment")).to_have_text([m["text"] for m in moments])
+    expect(page.locator("#error")).to_be_hidden()
+    n = len(json.loads((ROOT / "examples" / "full_deal_4p.json").read_text())["events"])
+    page.locator("#decisions li.moment button").last.click()
+    expect(page.locator("#position")).to_contain_text(f"After {moments[-1]['event']} of {n} events")

@@ -397,7 +397,14 @@ async function analyse() {
       setStatus(`Evaluating positions… ${chances.filter(Boolean).length}/${positions.length}`);
     }
   };
-  const [data] = await Promise.all([api("analyse", { record: app.record }), worker(), worker()]);
+  const samples = Number($("#analyse-depth").value);  // playouts per reveal; 0: by the turn only
+  const judged = api("analyse", { record: app.record, samples }).catch((e) => {
+    if (e instanceof ApiError && /time limit/.test(e.message)) {
+      throw new ApiError(`${e.message}: choose fewer playouts per reveal, or start the service with a longer --timeout.`);
+    }
+    throw e;
+  });
+  const [data] = await Promise.all([judged, worker(), worker()]);
   app.analysis = data;
   drawChart(data, chances, seat);
 }
@@ -466,7 +473,7 @@ function drawChart(data, chances, viewSeat) {
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event) },
       `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, loss ${d.loss.toFixed(2)})`))),
-    ...data.moments.map((m) => el("li", { text: m })));
+    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event) }, m.text))));
 }
 
 // -- real table ----------------------------------------------------------------------------------
