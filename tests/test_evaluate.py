@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -311,6 +312,41 @@ def test_advise_game_uses_common_random_numbers() -> None:
     var = lambda xs: sum((x - sum(xs) / len(xs)) ** 2 for x in xs) / (len(xs) - 1)  # noqa: E731
     # independent samples would give var(a) + var(b); shared deals give far less
     assert var(diff) < 0.6 * (var(xa) + var(xb))
+
+
+def test_advise_game_plays_one_unseen_centre_card_for_all() -> None:
+    """The centre cards no one has seen share one estimate (the first one's, in the advisor's order),
+    and that is sound: another of them, played out on its own, has the same chance within noise."""
+    from trio_solver.evaluate import Posterior, playout_tally
+
+    checked = 0
+    for seed in range(40):
+        game = random_position(Rules(3), seed, 3)
+        view = game.view(game.to_move)
+        memory = public_memory(view)
+        unseen = [r for r in view.legal_reveals() if r.is_centre and not memory.knows(view, r)]
+        seen = [r for r in view.legal_reveals() if r.is_centre and memory.knows(view, r)]
+        if len(unseen) < 3:
+            continue
+        adv = advise_game(view, samples=30, seed=seed)
+        by = {e.reveal: e for e in adv.evaluations}
+        assert len({(by[r].p_game, by[r].p_game_stderr) for r in unseen}) == 1
+        exact = advise(view)
+        first = next(e for e in exact.evaluations if e.reveal in unseen)
+        post = Posterior(view)
+        m, se = playout_tally(post, first, seed, range(30)).estimate(first.p_trio, first.p_win)
+        assert (by[first.reveal].p_game, by[first.reveal].p_game_stderr) == (m, se)
+        for r in seen:  # a centre card the table has seen is its own move
+            assert memory.alike(view, r) == r
+        if not checked:  # exchangeable: the last unseen card, played on its own, agrees with the first
+            last = exact.get(unseen[-1])
+            a = playout_tally(post, first, 7, range(1000)).estimate(first.p_trio, first.p_win)
+            b = playout_tally(post, last, 8, range(1000)).estimate(last.p_trio, last.p_win)  # independent deals
+            assert abs(a[0] - b[0]) <= 4.5 * math.hypot(a[1], b[1]), (view, a, b)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
 
 
 def test_advise_game_mid_turn() -> None:

@@ -395,8 +395,10 @@ def _judge_by_game(view: PlayerView, beliefs: Any, played: Reveal, samples: int,
     from .evaluate import advise_game
 
     ranked = advise_game(view, samples=samples, seed=seed, beliefs=beliefs)
-    best = ranked.evaluations[0]
     mine = next(e for e in ranked.evaluations if e.reveal == played)
+    best = ranked.evaluations[0]
+    if (mine.p_game or 0.0) >= (best.p_game or 0.0):
+        best = mine  # as good as the first (an unseen centre card stands for all of them)
     pb, pp = best.p_game or 0.0, mine.p_game or 0.0
     loss = max(0.0, pb - pp)
     if loss < 1e-12:

@@ -38,6 +38,7 @@ from . import limits
 from .beliefs import Beliefs
 from .errors import ViewError
 from .rollout import Action, PublicMemory, Sim, public_memory, to_action
+from .reveal import Reveal
 from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
@@ -311,7 +312,10 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
 
     Each :class:`~trio_solver.search.Evaluation` keeps its exact ``p_trio`` and ``p_win`` and
     carries ``p_game`` and ``p_game_stderr``; every reveal is played out on the same
-    ``samples`` posterior deals. Ties (within 1e-12) keep the advisor's order. Raises
+    ``samples`` posterior deals. The centre cards no one has seen are one move (the posterior
+    cannot tell them apart): the first is played out and its figures stand for all of them,
+    so alike reveals get the same ``p_game`` and no playouts are spent telling them apart.
+    Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.search.advise` does.
     """
     samples = _check_samples(samples)
@@ -321,8 +325,12 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     post = Posterior(view, b)
     indices = range(samples)
     out: list[Evaluation] = []
+    tallies: dict[Reveal | None, Tally] = {}
     for e in base.evaluations:
-        m, se = playout_tally(post, e, seed, indices).estimate(e.p_trio, e.p_win)
+        move = post.memory.alike(view, e.reveal)
+        if move not in tallies:
+            tallies[move] = playout_tally(post, e, seed, indices)
+        m, se = tallies[move].estimate(e.p_trio, e.p_win)
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))

@@ -121,13 +121,12 @@ class ExpertBot:
         """``ranked`` with one unknown centre card only: no one has seen any of them, so they are
         alike (the same chances, the same game), and racing several would only spend playouts."""
         out: list[Evaluation] = []
-        centre = False
+        seen: set[Reveal | None] = set()
         for e in ranked:
-            if e.reveal.is_centre and not memory.knows(view, e.reveal):
-                if centre:
-                    continue
-                centre = True
-            out.append(e)
+            move = memory.alike(view, e.reveal)
+            if move not in seen:
+                seen.add(move)
+                out.append(e)
         return out
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:

@@ -93,6 +93,12 @@ class PublicMemory:
             return self.slots[r.index] is not None
         return self.hands[r.index][view.position(r)] is not None
 
+    def alike(self, view: PlayerView, r: Reveal) -> Reveal | None:
+        """What ``r`` is the same move as: ``None`` for every centre card no one has seen (the
+        posterior cannot tell them apart, so they have the same chances for the turn and the game),
+        else ``r`` itself."""
+        return None if r.is_centre and not self.knows(view, r) else r
+
 
 def public_memory(view: PlayerView) -> PublicMemory:
     """Replay the public history of ``view`` (through :func:`trio_solver.replay.steps`) and remember
@@ -482,18 +488,20 @@ class Sim:
                 q = r
         rows = [[float(left[v]) if lo <= v <= hi else 0.0 for v in range(13)] for lo, hi in ranges]
         for _ in range(3):
-            for v in range(1, 13):
-                col = sum(row[v] for row in rows)
-                if col > 0:
-                    f = left[v] / col
-                    for row in rows:
-                        row[v] *= f
-            for row, size in zip(rows, sizes):
+            # whole rows at a time (a factor 1.0 leaves a value as it is): the same sums and products,
+            # in the same order, as scaling value by value, at a fraction of the interpreter's work
+            scale = [1.0] * 13
+            for v, col in enumerate(zip(*rows)):
+                if v:
+                    total = sum(col)
+                    if total > 0:
+                        scale[v] = left[v] / total
+            rows = [[x * f for x, f in zip(row, scale)] for row in rows]
+            for g, row in enumerate(rows):
                 tot = sum(row)
                 if tot > 0:
                     f = 1.0 / tot
-                    for v in range(1, 13):
-                        row[v] *= f
+                    rows[g] = [x * f for x in row]
         return _Spread(rows[0] if slots else None, slots, unknown[0] if slots else None, rows, run_at)
 
     def _end_dist(self, seat: int, spread: _Spread, s: int, kind: int) -> tuple[list[float], list[float], int] | None:
