@@ -2,16 +2,15 @@
 
 Positions are start-of-turn decisions of seat 0 in 3-player games between ``solver``
 bots (no certain trio, at least two candidates). For each, a *reference* plays every
-candidate the bot could race (the six best by the turn score, one unknown centre card
-standing for all, plus the best reveal of a card everyone knows) on ``--reference``
+distinct reveal (one unknown centre card standing for all) on ``--reference``
 posterior deals, with common random numbers and post-stratification. The *regret* of
-a choice is the reference value of the best candidate minus that of the choice. Each
-configuration ``BUDGET:CANDIDATES`` is raced ``--repeats`` times per position with
-different seeds; the mean regret and its standard error are printed, next to the
-regret of always playing the best reveal by the turn score (what ``solver`` does,
-but for its leak penalty).
+a choice is the reference value of the best reveal minus that of the choice. Each
+configuration ``BUDGET:CANDIDATES`` (``all``: every distinct reveal, the bot's
+default) is raced ``--repeats`` times per position with different seeds; the mean
+regret and its standard error are printed, next to the regret of always playing the
+best reveal by the turn score (what ``solver`` does, but for its leak penalty).
 
-    python benchmarks/expert_regret.py --positions 24 --reference 3000 --configs 480:6,480:3,960:6,960:3
+    python benchmarks/expert_regret.py --positions 40 --reference 2500 --repeats 2 --seed 8 --configs 960:3,960:all,1920:all
 
 With ``--mid-turn`` the positions are decisions in the middle of a turn of seat 0
 (no certain trio, at least two distinct reveals), where the bot does not race but
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from trio_solver.beliefs import Beliefs  # noqa: E402
 from trio_solver.bots import make_bot  # noqa: E402
 from trio_solver.engine import Game  # noqa: E402
-from trio_solver.evaluate import Posterior, playout_tally  # noqa: E402
+from trio_solver.evaluate import Posterior, playout_tallies  # noqa: E402
 from trio_solver.expert import ExpertBot  # noqa: E402
 from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import Rules  # noqa: E402
@@ -48,9 +47,9 @@ WIDE = 6
 
 
 def candidates(view: PlayerView, beliefs: Beliefs | None = None) -> list[Evaluation]:
-    """What the reference plays: the race's candidates at the start of a turn (six wide), the six
-    best distinct reveals mid-turn."""
-    bot = ExpertBot(random.Random(0), candidates=WIDE)
+    """What the reference plays: every distinct reveal at the start of a turn, the six best
+    distinct reveals mid-turn."""
+    bot = ExpertBot(random.Random(0))
     ranked = bot.ranked(view, advise(view, beliefs=beliefs))
     if view.turn:
         return bot._distinct(view, public_memory(view), ranked)[:WIDE]
@@ -86,11 +85,11 @@ def reference(task: tuple[dict[str, Any], int]) -> dict[str, float]:
         pick = ExpertBot(random.Random(0)).choose_reveal(view)
         cands += [e for e in advise(view, beliefs=beliefs).evaluations if e.reveal == pick and e not in cands]
     post = Posterior(view, beliefs)
-    return {str(e.reveal): playout_tally(post, e, 999_983, range(samples)).estimate(e.p_trio, e.p_win)[0]
-            for e in cands}
+    tallies = playout_tallies(post, cands, 999_983, range(samples))
+    return {str(e.reveal): t.estimate(e.p_trio, e.p_win)[0] for e, t in zip(cands, tallies)}
 
 
-def race(task: tuple[dict[str, Any], int, int, int]) -> str:
+def race(task: tuple[dict[str, Any], int, int | None, int]) -> str:
     data, budget, candidates, seed = task
     return str(ExpertBot(random.Random(seed), budget=budget, candidates=candidates)
                .choose_reveal(PlayerView.from_json(data)))
@@ -101,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=24)
     p.add_argument("--reference", type=int, default=3000, help="posterior deals per candidate of the reference")
     p.add_argument("--repeats", type=int, default=4, help="races per position and configuration")
-    p.add_argument("--configs", default="480:6,480:3,960:6,960:3", help="BUDGET:CANDIDATES,...")
+    p.add_argument("--configs", default="960:3,960:all,1920:all",
+                   help="BUDGET:CANDIDATES,... (CANDIDATES: a number or all)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--mid-turn", action="store_true", help="decisions in the middle of a turn")
@@ -123,12 +123,13 @@ def main(argv: list[str] | None = None) -> int:
             report("the expert's choice", [max(r.values()) - r[pick] for r, pick in zip(refs, picks)])
             return 0
         for config in args.configs.split(","):
-            budget, candidates = (int(x) for x in config.split(":"))
-            tasks = [(d, budget, candidates, s) for d in pos for s in range(args.repeats)]
+            b, c = config.split(":")
+            budget, wide = int(b), (None if c == "all" else int(c))
+            tasks = [(d, budget, wide, s) for d in pos for s in range(args.repeats)]
             picks = pool.map(race, tasks)
             regrets = [max(refs[k // args.repeats].values()) - refs[k // args.repeats][pick]
                        for k, pick in enumerate(picks)]
-            report(f"race, budget {budget}, {candidates} candidates", regrets)
+            report(f"race, budget {budget}, {c} candidates", regrets)
     return 0
 
 

@@ -12,7 +12,7 @@ from helpers_positions import ALL_RULES, random_position, swap_views
 from trio_solver.bots import make_bot
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
-from trio_solver.expert import DEFAULT_BUDGET, ExpertBot, default_budget
+from trio_solver.expert import DEFAULT_BUDGET, SWAP_OPTIONS, ExpertBot, default_budget
 from trio_solver.reveal import Reveal
 from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
@@ -104,7 +104,7 @@ def test_the_swap_search_gives_a_single_card_or_none(at: tuple[Game, int], seed:
     bot = ExpertBot(random.Random(seed), budget=24)
     options = bot.swap_options(view)
     # the solver's choice first, then the next single cards in its order, then no swap
-    assert options == [*pairing_order(view)[:bot.candidates], None]
+    assert options == [*pairing_order(view)[:SWAP_OPTIONS], None]
     assert options[0] == pairing_swap(view)
     pick = bot.choose_swap(view)
     assert pick in options
@@ -126,3 +126,43 @@ def test_the_swap_search_sees_only_its_view() -> None:
         game = Game.from_deal(rules, [own, sorted(rest[:9]), sorted(rest[9:18]), sorted(rest[18:])], [])
         picks.append(ExpertBot(random.Random(1), budget=40).choose_swap(game.view(0)))
     assert len(set(picks)) == 1 and (picks[0] is None or own.count(picks[0]) == 1)
+
+
+def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
+    """Racing the candidates together gives each the tally it gets alone (sharing a playout between
+    reveals that leave the same state never changes a result), with fewer playouts when some do."""
+    from trio_solver.evaluate import Posterior, playout_tallies, playout_tally
+    from trio_solver.rollout import Sim
+
+    real_playout = Sim.playout
+    count = [0]
+
+    def counted(sim: Sim) -> int | None:
+        count[0] += 1
+        return real_playout(sim)
+
+    shared = checked = 0
+    for seed in range(30):
+        game = random_position(Rules(3), seed, 24)
+        while game.turn and not game.over:
+            game.reveal(game.legal_reveals()[0])
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        bot = ExpertBot(random.Random(0))
+        cands = bot.candidates_of(view, bot.ranked(view, advise(view)))
+        post = Posterior(view)
+        alone = [playout_tally(post, e, 7, range(25)) for e in cands]
+        Sim.playout = counted  # type: ignore[method-assign]
+        try:
+            count[0] = 0
+            together = playout_tallies(post, cands, 7, range(25))
+        finally:
+            Sim.playout = real_playout  # type: ignore[method-assign]
+        assert together == alone
+        assert count[0] <= 25 * len(cands)
+        shared += count[0] < 25 * len(cands)
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8 and shared >= 3

@@ -114,7 +114,7 @@ def _bar(done: int, total: int, what: str) -> str:
 # defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
 _DEFAULT_EVALUATE = 400
 _DEFAULT_ADVISE = 200
-_DEFAULT_BUDGET = 960
+_DEFAULT_BUDGET = 1920
 
 
 def _load(path: str) -> Any:

@@ -43,7 +43,8 @@ from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "sample_seed", "swap_outcomes"]
+           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "playout_tallies",
+           "sample_seed", "swap_outcomes"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -251,29 +252,47 @@ class Tally:
         return min(max(m, 0.0), 1.0), math.sqrt(var)
 
 
+def playout_tallies(post: Posterior, evaluations: Sequence[Evaluation], seed: int, indices: Sequence[int],
+                    tallies: Sequence[Tally] | None = None) -> list[Tally]:
+    """Play each of ``evaluations`` out on each posterior deal in ``indices``, into ``tallies`` (new
+    ones if ``None``): the mover finishes the turn with the advisor's plan of the evaluation, then
+    everyone follows the model to the end. Counts 1 when the mover's side wins (a draw 1/teams), by
+    the outcome of the turn. On one deal, reveals that leave the same state after the turn
+    (:meth:`~trio_solver.rollout.Sim.key`; two cards everyone knows that cannot make a trio, say)
+    share one playout: the model is deterministic, so that state plays the same game."""
+    mover = post.view.to_move
+    choosers = [_turn_chooser(post, e) for e in evaluations]
+    outs = list(tallies) if tallies is not None else [Tally.empty() for _ in evaluations]
+    for j in indices:
+        played: dict[tuple[object, ...], float] = {}
+        for chooser, out in zip(choosers, outs):
+            limits.check("advise for the game")
+            sim = post.sim(seed, j)
+            team = sim.team_of[mover]
+            before = len(sim.trios[team])
+            sim.play_turn(chooser)
+            if sim.winner is not None:
+                stratum = WIN
+            else:
+                stratum = TRIO if len(sim.trios[team]) > before else FAIL
+            key = sim.key()
+            x = played.get(key)
+            if x is None:
+                x = played[key] = _team_outcome(sim, sim.playout())[team]
+            out.add(stratum, x)
+    return outs
+
+
 def playout_tally(post: Posterior, evaluation: Evaluation, seed: int, indices: Sequence[int],
                   tally: Tally | None = None) -> Tally:
-    """Play ``evaluation.reveal`` out on each posterior deal in ``indices``: the mover finishes the turn
-    with the advisor's plan of ``evaluation``, then everyone follows the model to the end. Counts
-    1 when the mover's side wins (a draw 1/teams), by the outcome of the turn."""
-    view = post.view
-    mover = view.to_move
-    offset = len(view.turn)
+    """:func:`playout_tallies` for one evaluation."""
+    return playout_tallies(post, [evaluation], seed, indices, None if tally is None else [tally])[0]
+
+
+def _turn_chooser(post: Posterior, evaluation: Evaluation) -> Any:
+    """The mover's choices for its turn: ``evaluation.reveal``, then the advisor's plan for the value shown."""
     plan = {step.value: tuple(to_action(r) for r in step.then) for step in evaluation.plan}
-    chooser = _plan_chooser(to_action(evaluation.reveal), offset, plan)
-    out = tally if tally is not None else Tally.empty()
-    for j in indices:
-        limits.check("advise for the game")
-        sim = post.sim(seed, j)
-        team = sim.team_of[mover]
-        before = len(sim.trios[team])
-        sim.play_turn(chooser)
-        if sim.winner is not None:
-            stratum = WIN
-        else:
-            stratum = TRIO if len(sim.trios[team]) > before else FAIL
-        out.add(stratum, _team_outcome(sim, sim.playout())[team])
-    return out
+    return _plan_chooser(to_action(evaluation.reveal), len(post.view.turn), plan)
 
 
 def playout_outcomes(post: Posterior, evaluation: Evaluation, seed: int, indices: Sequence[int]) -> list[float]:
@@ -324,13 +343,13 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     base = advise(view, "trio", beliefs=b)
     post = Posterior(view, b)
     indices = range(samples)
-    out: list[Evaluation] = []
-    tallies: dict[Reveal | None, Tally] = {}
+    firsts: dict[Reveal | None, Evaluation] = {}  # one evaluation per move
     for e in base.evaluations:
-        move = post.memory.alike(view, e.reveal)
-        if move not in tallies:
-            tallies[move] = playout_tally(post, e, seed, indices)
-        m, se = tallies[move].estimate(e.p_trio, e.p_win)
+        firsts.setdefault(post.memory.alike(view, e.reveal), e)
+    tallies = dict(zip(firsts, playout_tallies(post, list(firsts.values()), seed, indices)))
+    out: list[Evaluation] = []
+    for e in base.evaluations:
+        m, se = tallies[post.memory.alike(view, e.reveal)].estimate(e.p_trio, e.p_win)
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))

@@ -1,23 +1,25 @@
 """The ``expert`` bot: plays for the game, not for the turn.
 
-At the start of a turn it takes the exact advisor's evaluations, keeps the three
-best candidate reveals by the turn-level score of ``solver`` (one unknown centre
-card standing for all of them: no one has seen any) and the best reveal of a card
-everyone already knows (a failure then teaches the table nothing, the move the
-memory game's optimal strategy makes), and plays each of them out to the end of
-the game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`),
+At the start of a turn it takes the exact advisor's evaluations and races every
+distinct reveal (one unknown centre card standing for all of them: no one has seen
+any), ordered by the turn-level score of ``solver``: each is played out to the end
+of the game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`),
 with common random numbers (every candidate on the same deals) and successive
-halving (the samples go to the candidates still in the race). It picks the
-candidate that wins the most playouts. A trio that is certain is taken at once; in
-the middle of a turn it follows the advisor's exact plan (most reveals after the
-first are forced or obvious). In team play, at a swap moment, it races in the same
-way the three single cards its partner most likely pairs with (the ``solver``'s
-order) and no swap, the partner giving what the rollout model gives. See the
-README's design section for the measurements behind these choices.
+halving (the samples go to the candidates still in the race); on a deal, reveals
+that leave the game in the same state after the turn (two cards everyone knows
+that cannot make a trio, say) share one playout. It picks the candidate that
+wins the most playouts. The reveal of a card everyone already knows is among them
+(a failure then teaches the table nothing, the move the memory game's optimal
+strategy makes). A trio that is certain is taken at once; in the middle of a turn
+it follows the advisor's exact plan (most reveals after the first are forced or
+obvious). In team play, at a swap moment, it races in the same way the three
+single cards its partner most likely pairs with (the ``solver``'s order) and no
+swap, the partner giving what the rollout model gives. See the README's design
+section for the measurements behind these choices.
 
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
-:func:`default_budget`: 960 at 3 players, fewer with more players (their playouts
+:func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
 are longer), so that a decision takes about the same time at every table size.
 """
 
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from . import _args
 from .beliefs import Beliefs
 from .errors import ViewError
-from .evaluate import Posterior, Tally, playout_tally, swap_outcomes
+from .evaluate import Posterior, Tally, playout_tallies, swap_outcomes
 from .reveal import Reveal
 from .rollout import PublicMemory, public_memory
 from .search import Advice, Evaluation, advise
@@ -39,9 +41,9 @@ from .view import PlayerView
 __all__ = ["ExpertBot", "DEFAULT_BUDGET", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
-DEFAULT_BUDGET = 960
-#: Candidate reveals kept for the playouts by default.
-DEFAULT_CANDIDATES = 3
+DEFAULT_BUDGET = 1920
+#: Single cards raced at a swap moment (with no swap), in the solver's order of pairing.
+SWAP_OPTIONS = 3
 
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
@@ -67,14 +69,15 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
-                 candidates: int = DEFAULT_CANDIDATES, stratify: bool = True, halving: bool = True) -> None:
+                 candidates: int | None = None, stratify: bool = True, halving: bool = True) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
-        ``candidates``: how many of the best reveals by the turn score are raced.
+        ``candidates``: how many of the best distinct reveals by the turn score are raced (``None``,
+        the default: all of them).
         ``stratify`` and ``halving`` switch the two noise reductions off for measurements
         (``benchmarks/expert_noise.py``); the bot always uses both."""
         self.rng = rng
         self.budget = None if budget is None else _check_budget(budget)
-        self.candidates = max(1, int(candidates))
+        self.candidates = None if candidates is None else max(1, int(candidates))
         self.stratify = stratify
         self.halving = halving
 
@@ -152,20 +155,23 @@ class ExpertBot:
         return min(ties, key=lambda e: (leak(e), ranked.index(e))).reveal
 
     def _race(self, post: Posterior, cands: list[Evaluation], seed: int, budget: int) -> Evaluation:
-        """Successive halving with common random numbers: every survivor is played on the same deals."""
+        """Successive halving with common random numbers: every survivor is played on the same deals
+        (reveals that leave the same state after the turn share their playout on a deal)."""
         tallies = [Tally.empty() for _ in cands]
 
-        def play(i: int, idx: range) -> float:
-            playout_tally(post, cands[i], seed, idx, tallies[i])
-            return (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
-                    else tallies[i].mean())
+        def play_round(alive: list[int], idx: range) -> dict[int, float]:
+            playout_tallies(post, [cands[i] for i in alive], seed, idx, [tallies[i] for i in alive])
+            return {i: (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
+                        else tallies[i].mean()) for i in alive}
 
-        return cands[self._halving(len(cands), budget, play)]
+        return cands[self._halving(len(cands), budget, play_round)]
 
-    def _halving(self, count: int, budget: int, play: Callable[[int, range], float]) -> int:
-        """The index of the best of ``count`` candidates: ``play(i, indices)`` plays candidate ``i`` on the
-        posterior deals ``indices`` and returns its estimate so far. Each round the survivors are played
-        on the same new deals and the better half goes on; ties go to the earlier candidate."""
+    def _halving(self, count: int, budget: int,
+                 play_round: Callable[[list[int], range], dict[int, float]]) -> int:
+        """The index of the best of ``count`` candidates: ``play_round(alive, indices)`` plays the
+        candidates ``alive`` on the posterior deals ``indices`` and returns their estimates so far.
+        Each round the survivors are played on the same new deals and the better half goes on; ties
+        go to the earlier candidate."""
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         per_round = budget // rounds
@@ -173,7 +179,7 @@ class ExpertBot:
         for r in range(rounds):
             share = max(1, per_round // len(alive))
             idx = range(done, done + share)
-            score = {i: play(i, idx) for i in alive}
+            score = play_round(alive, idx)
             done += share
             alive.sort(key=lambda i: (-round(score[i], 12), i))
             if r < rounds - 1:
@@ -185,7 +191,7 @@ class ExpertBot:
         :func:`~trio_solver.swaps.pairing_order` (the solver's choice first), then no swap. A card of
         which the seat holds two or three is never given (it would break a pair); with no single
         card the only option is no swap."""
-        return [*pairing_order(view, beliefs)[: self.candidates], None]
+        return [*pairing_order(view, beliefs)[:SWAP_OPTIONS], None]
 
     def choose_swap(self, view: PlayerView) -> int | None:
         """Race the :meth:`swap_options` by playouts to the end of the game on posterior deals (the
@@ -203,8 +209,9 @@ class ExpertBot:
         budget = self._budget_for(view)
         outcomes: list[list[float]] = [[] for _ in options]
 
-        def play(i: int, idx: range) -> float:
-            outcomes[i].extend(swap_outcomes(post, options[i], seed, idx))
-            return sum(outcomes[i]) / len(outcomes[i])
+        def play_round(alive: list[int], idx: range) -> dict[int, float]:
+            for i in alive:
+                outcomes[i].extend(swap_outcomes(post, options[i], seed, idx))
+            return {i: sum(outcomes[i]) / len(outcomes[i]) for i in alive}
 
-        return options[self._halving(len(options), budget, play)]
+        return options[self._halving(len(options), budget, play_round)]

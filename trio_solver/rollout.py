@@ -255,6 +255,14 @@ class Sim:
         s._wv = self._wv
         return s
 
+    def key(self) -> tuple[object, ...]:
+        """Everything the rest of the game depends on between two turns (hands, what the table
+        remembers, centre, trios, seat to move, winner, turns played): two states with the same key
+        play out the same under the rollout model."""
+        return (tuple(map(tuple, self.hands)), tuple(map(tuple, self.known)), tuple(self.centre),
+                tuple(self.cknown), tuple(frozenset(t) for t in self.trios), self.to_move, self.winner,
+                self.turns)
+
     # -- the rules ------------------------------------------------------------------------------
     def legal(self) -> list[Action]:
         """Every legal action now (none once the game is won)."""
