@@ -64,12 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=6, help="games per setting (default 6)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--budget", type=int, default=None,
-                   help=f"playouts per decision (default: the bot's, {DEFAULT_BUDGET} at 3 players scaled by 3/players)")
+                   help=f"playouts per decision (default: the bot's, {DEFAULT_BUDGET} at 3 players scaled by (3/players)^2)")
     p.add_argument("--only", help="comma-separated settings, e.g. 3p-simple,4t-simple")
     args = p.parse_args(argv)
     settings = [Rules(n) for n in (3, 4, 5, 6)] + [Rules(4, Mode.SIMPLE, True), Rules(6, Mode.SIMPLE, True)]
     settings += [Rules(3, Mode.PICANTE)]
-    budget = f"budget {args.budget}" if args.budget else f"default budget ({DEFAULT_BUDGET} x 3/players)"
+    budget = f"budget {args.budget}" if args.budget else f"default budget ({DEFAULT_BUDGET} x (3/players)^2)"
     print(f"expert decision time, {budget}, {args.games} games per setting, seed {args.seed}")
     print(f"{'setting':<12} {'decisions':>9}  {'cpu median':>10} {'cpu p95':>8} {'cpu max':>8}  "
           f"{'wall median':>11} {'wall p95':>8}  {'swaps':>5} {'swap cpu median':>15} {'swap cpu max':>12}")

@@ -627,7 +627,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "default solver then memory)")
     sp.add_argument("--budget", type=_positive, default=None, metavar="K",
                     help="the expert bot's playouts per decision (default %d at 3 players, scaled by "
-                         "3/players: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 2))
+                         "(3/players)^2: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 4))
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
     sp.add_argument("--seed", type=int, default=0, help="default 0")
     add_backend_options(sp)

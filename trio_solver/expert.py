@@ -20,7 +20,8 @@ section for the measurements behind these choices.
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
 :func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
-are longer), so that a decision takes about the same time at every table size.
+are longer and they have more reveals), so that a decision takes about the same
+time at every table size.
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ def solver_score(view: PlayerView, e: Evaluation) -> float:
 
 
 def default_budget(players: int) -> int:
-    """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by 3/players."""
-    return DEFAULT_BUDGET * 3 // max(players, 3)
+    """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by (3/players)²
+    (1080 at 4, 691 at 5, 480 at 6): a playout is longer with more players, and so is the list of
+    distinct reveals, so that a decision takes about the same time at every table size."""
+    n = max(players, 3)
+    return DEFAULT_BUDGET * 9 // (n * n)
 
 
 def _check_budget(budget: object) -> int:
