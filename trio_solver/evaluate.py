@@ -43,7 +43,7 @@ from .search import Advice, Evaluation, advise
 from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "MAX_SAMPLES", "Posterior", "Tally", "explain", "playout_tally", "playout_tallies",
+           "MAX_SAMPLES", "Posterior", "Tally", "distinct_moves", "explain", "playout_tally", "playout_tallies",
            "sample_seed", "swap_outcomes"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
@@ -325,6 +325,19 @@ def swap_outcomes(post: Posterior, give: int | None, seed: int, indices: Sequenc
     return out
 
 
+def distinct_moves(view: PlayerView, memory: PublicMemory, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
+    """The first of ``evaluations`` for each move (:meth:`~trio_solver.rollout.PublicMemory.alike`: all
+    the centre cards no one has seen are one move), in their order."""
+    seen: set[Reveal | None] = set()
+    out: list[Evaluation] = []
+    for e in evaluations:
+        move = memory.alike(view, e.reveal)
+        if move not in seen:
+            seen.add(move)
+            out.append(e)
+    return out
+
+
 def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: int = 0,
                 beliefs: Beliefs | None = None) -> Advice:
     """Every legal reveal for the seat to move, ranked by its chance to win the game (``p_game``).
@@ -343,10 +356,9 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     base = advise(view, "trio", beliefs=b)
     post = Posterior(view, b)
     indices = range(samples)
-    firsts: dict[Reveal | None, Evaluation] = {}  # one evaluation per move
-    for e in base.evaluations:
-        firsts.setdefault(post.memory.alike(view, e.reveal), e)
-    tallies = dict(zip(firsts, playout_tallies(post, list(firsts.values()), seed, indices)))
+    firsts = distinct_moves(view, post.memory, base.evaluations)
+    tallies = {post.memory.alike(view, e.reveal): t
+               for e, t in zip(firsts, playout_tallies(post, firsts, seed, indices))}
     out: list[Evaluation] = []
     for e in base.evaluations:
         m, se = tallies[post.memory.alike(view, e.reveal)].estimate(e.p_trio, e.p_win)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from . import _args
 from .beliefs import Beliefs
 from .errors import ViewError
-from .evaluate import Posterior, Tally, playout_tallies, swap_outcomes
+from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from .reveal import Reveal
 from .rollout import PublicMemory, public_memory
 from .search import Advice, Evaluation, advise
@@ -127,14 +127,7 @@ class ExpertBot:
     def _distinct(view: PlayerView, memory: PublicMemory, ranked: list[Evaluation]) -> list[Evaluation]:
         """``ranked`` with one unknown centre card only: no one has seen any of them, so they are
         alike (the same chances, the same game), and racing several would only spend playouts."""
-        out: list[Evaluation] = []
-        seen: set[Reveal | None] = set()
-        for e in ranked:
-            move = memory.alike(view, e.reveal)
-            if move not in seen:
-                seen.add(move)
-                out.append(e)
-        return out
+        return distinct_moves(view, memory, ranked)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
@@ -191,7 +184,7 @@ class ExpertBot:
         return alive[0]
 
     def swap_options(self, view: PlayerView, beliefs: Beliefs | None = None) -> list[int | None]:
-        """The swaps raced at a swap moment: the ``candidates`` first single cards of
+        """The swaps raced at a swap moment: the :data:`SWAP_OPTIONS` first single cards of
         :func:`~trio_solver.swaps.pairing_order` (the solver's choice first), then no swap. A card of
         which the seat holds two or three is never given (it would break a pair); with no single
         card the only option is no swap."""
