@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from trio_solver.beliefs import Beliefs  # noqa: E402
 from trio_solver.bots import make_bot  # noqa: E402
 from trio_solver.engine import Game  # noqa: E402
-from trio_solver.evaluate import Posterior, playout_tallies  # noqa: E402
+from trio_solver.evaluate import Posterior, distinct_moves, playout_tallies  # noqa: E402
 from trio_solver.expert import ExpertBot  # noqa: E402
 from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import Rules  # noqa: E402
@@ -52,7 +52,7 @@ def candidates(view: PlayerView, beliefs: Beliefs | None = None) -> list[Evaluat
     bot = ExpertBot(random.Random(0))
     ranked = bot.ranked(view, advise(view, beliefs=beliefs))
     if view.turn:
-        return bot._distinct(view, public_memory(view), ranked)[:WIDE]
+        return distinct_moves(view, public_memory(view), ranked)[:WIDE]
     return bot.candidates_of(view, ranked)
 
 

@@ -34,7 +34,7 @@ from .beliefs import Beliefs
 from .errors import ViewError
 from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from .reveal import Reveal
-from .rollout import PublicMemory, public_memory
+from .rollout import public_memory
 from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from .view import PlayerView
@@ -116,18 +116,12 @@ class ExpertBot:
         """The reveals raced at the start of a turn: the ``candidates`` best of ``ranked`` (one unknown
         centre card standing for all), and the best reveal of a card everyone knows if there is one."""
         memory = public_memory(view)
-        distinct = self._distinct(view, memory, ranked)
+        distinct = distinct_moves(view, memory, ranked)  # one unseen centre card stands for all
         cands = distinct[: self.candidates]
         quiet = next((e for e in distinct if memory.knows(view, e.reveal)), None)
         if quiet is not None and quiet not in cands:
             cands.append(quiet)  # a failure teaches the table nothing
         return cands
-
-    @staticmethod
-    def _distinct(view: PlayerView, memory: PublicMemory, ranked: list[Evaluation]) -> list[Evaluation]:
-        """``ranked`` with one unknown centre card only: no one has seen any of them, so they are
-        alike (the same chances, the same game), and racing several would only spend playouts."""
-        return distinct_moves(view, memory, ranked)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
