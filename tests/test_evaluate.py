@@ -27,15 +27,17 @@ from trio_solver.evaluate import (
     DEFAULT_SAMPLES,
     GameEvaluation,
     Posterior,
+    Tally,
     _plan_chooser,
     advise_game,
     evaluate,
+    paired_gap,
     swap_outcomes,
 )
 from trio_solver.expert import DEFAULT_BUDGET
 from trio_solver.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
 from trio_solver.rules import Mode
-from trio_solver.search import advise
+from trio_solver.search import Evaluation, advise
 
 
 def sides(rules: Rules) -> list[int]:
@@ -356,3 +358,75 @@ def test_advise_game_mid_turn() -> None:
     view = game.view(game.to_move)
     adv = advise_game(view, samples=20)
     assert {e.reveal for e in adv.evaluations} == set(view.legal_reveals())
+
+
+def _jackknife_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> float:
+    """The slow, obviously correct reference for :func:`paired_gap`'s error: the jackknife over the
+    deals, each left out of both tallies at once."""
+    deals = sorted(a.deals.keys() & b.deals.keys())
+
+    def without(t: Tally, j: int) -> Tally:
+        out = Tally.empty()
+        for k, (h, x) in t.deals.items():
+            if k != j:
+                out.add(h, x, k)
+        return out
+
+    gaps = [without(a, j).estimate(ea.p_trio, ea.p_win)[0] - without(b, j).estimate(eb.p_trio, eb.p_win)[0]
+            for j in deals]
+    n = len(gaps)
+    mean = sum(gaps) / n
+    return math.sqrt((n - 1) / n * sum((g - mean) ** 2 for g in gaps))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.05, 0.9), st.floats(0.05, 0.9), st.floats(0.0, 1.0))
+def test_paired_gap_error_matches_the_jackknife(seed: int, pa: float, pb: float, alike: float) -> None:
+    """Two candidates played on the same 400 deals, their results alike on a share ``alike`` of them:
+    the linearised error of the gap agrees with the jackknife, and the gap is the difference of the
+    two estimates."""
+    rng = random.Random(seed)
+    ea = Evaluation(Reveal.lowest(0), p_trio=pa, p_win=pa / 3, plan=(), known_value=None, progress=0.0)
+    eb = Evaluation(Reveal.lowest(1), p_trio=pb, p_win=pb / 4, plan=(), known_value=None, progress=0.0)
+    a, b = Tally.empty(), Tally.empty()
+    for j in range(400):
+        base = float(rng.random() < 0.4)
+        xa = base if rng.random() < alike else float(rng.random() < 0.4)
+        xb = base if rng.random() < alike else float(rng.random() < 0.4)
+        a.add(rng.choices((0, 1, 2), weights=(1 - pa, pa - pa / 3, pa / 3))[0], xa, j)
+        b.add(rng.choices((0, 1, 2), weights=(1 - pb, pb - pb / 4, pb / 4))[0], xb, j)
+    gap, se = paired_gap(a, ea, b, eb)
+    assert gap == pytest.approx(a.estimate(pa, pa / 3)[0] - b.estimate(pb, pb / 4)[0])
+    assert se == pytest.approx(_jackknife_gap(a, ea, b, eb), rel=0.05, abs=1e-9)
+
+
+def test_paired_gap_of_a_candidate_with_itself_is_zero_and_sure() -> None:
+    e = Evaluation(Reveal.lowest(0), p_trio=0.4, p_win=0.1, plan=(), known_value=None, progress=0.0)
+    rng = random.Random(3)
+    t = Tally.empty()
+    for j in range(50):
+        t.add(rng.randrange(3), float(rng.random() < 0.5), j)
+    assert paired_gap(t, e, t, e) == (0.0, 0.0)
+
+
+def test_game_race_gap_error_is_that_of_repeated_races() -> None:
+    """Between two reveals of a position, the gap's standard error (paired over common deals, from one
+    race) matches the spread of the gap over 20 races on independent deals."""
+    from trio_solver.evaluate import game_race
+
+    game = random_position(Rules(3), 21, 6)
+    view = game.view(game.to_move)
+    first = game_race(view, samples=40, seed=0)
+    a, b = first.advice.evaluations[0].reveal, first.advice.evaluations[-1].reveal
+    gaps, errors = [], []
+    for seed in range(20):
+        race = game_race(view, samples=40, seed=seed)
+        gap, se = race.gap(a, b)
+        ea, eb = race.advice.get(a), race.advice.get(b)
+        assert gap == pytest.approx((ea.p_game or 0.0) - (eb.p_game or 0.0))
+        gaps.append(gap)
+        errors.append(se)
+    mean = sum(gaps) / len(gaps)
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1))
+    typical = sum(errors) / len(errors)
+    assert 0.6 * spread < typical < 1.5 * spread, (typical, spread)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import limits
@@ -44,7 +44,7 @@ from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
            "MAX_SAMPLES", "Posterior", "Tally", "distinct_moves", "explain", "playout_tally", "playout_tallies",
-           "sample_seed", "swap_outcomes"]
+           "paired_gap", "GameRace", "game_race", "sample_seed", "swap_outcomes"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -211,15 +211,21 @@ class Tally:
     n: list[int]
     total: list[float]
     squares: list[float]
+    #: ``deal index -> (stratum, result)`` of every playout added with its deal (see :func:`paired_gap`).
+    deals: dict[int, tuple[int, float]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls) -> Tally:
         return cls([0, 0, 0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
 
-    def add(self, stratum: int, x: float) -> None:
+    def add(self, stratum: int, x: float, deal: int | None = None) -> None:
+        """Count one playout in ``stratum`` that ended ``x`` (1 won, 0 lost); ``deal`` is its
+        posterior deal's index, kept for :func:`paired_gap`."""
         self.n[stratum] += 1
         self.total[stratum] += x
         self.squares[stratum] += x * x
+        if deal is not None:
+            self.deals[deal] = (stratum, x)
 
     @property
     def samples(self) -> int:
@@ -231,7 +237,7 @@ class Tally:
 
     def estimate(self, p_trio: float, p_win: float) -> tuple[float, float]:
         """The post-stratified chance to win the game and its standard error."""
-        weights = (max(1.0 - p_trio, 0.0), max(p_trio - p_win, 0.0), max(p_win, 0.0))
+        weights = _weights(p_trio, p_win)
         pooled_n = self.n[FAIL] + self.n[TRIO]
         pooled = (self.total[FAIL] + self.total[TRIO]) / pooled_n if pooled_n else 0.5
         m = weights[WIN]  # a winning turn wins the game
@@ -250,6 +256,30 @@ class Tally:
             m += w * mh
             var += w * w * max(vh, 0.0) / k
         return min(max(m, 0.0), 1.0), math.sqrt(var)
+
+
+def _weights(p_trio: float, p_win: float) -> tuple[float, float, float]:
+    """The exact chances of the three outcomes of the mover's turn: fail, trio without the win, win."""
+    return max(1.0 - p_trio, 0.0), max(p_trio - p_win, 0.0), max(p_win, 0.0)
+
+
+def _influence(tally: Tally, weights: tuple[float, float, float]) -> dict[int, float]:
+    """Each deal's term in the linearised post-stratified estimate: ``w_h / n_h * (x - mean_h)``
+    (0 in the winning stratum, whose chance is exact)."""
+    means = [tally.total[h] / tally.n[h] if tally.n[h] else 0.0 for h in range(3)]
+    return {j: (0.0 if h == WIN else weights[h] / tally.n[h] * (x - means[h]))
+            for j, (h, x) in tally.deals.items()}
+
+
+def paired_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> tuple[float, float]:
+    """How much better ``a`` (for ``ea``) did than ``b`` (for ``eb``) on the deals both were played
+    on: the difference of their :meth:`Tally.estimate` and its standard error. The error is that of
+    the paired difference (common random numbers: the same deal's two playouts are alike, so the
+    error of the gap is far below that of either estimate), from the linearised stratified
+    estimates, deal by deal."""
+    ia, ib = _influence(a, _weights(ea.p_trio, ea.p_win)), _influence(b, _weights(eb.p_trio, eb.p_win))
+    var = sum((ia[j] - ib[j]) ** 2 for j in ia.keys() & ib.keys())
+    return a.estimate(ea.p_trio, ea.p_win)[0] - b.estimate(eb.p_trio, eb.p_win)[0], math.sqrt(var)
 
 
 def playout_tallies(post: Posterior, evaluations: Sequence[Evaluation], seed: int, indices: Sequence[int],
@@ -279,7 +309,7 @@ def playout_tallies(post: Posterior, evaluations: Sequence[Evaluation], seed: in
             x = played.get(key)
             if x is None:
                 x = played[key] = _team_outcome(sim, sim.playout())[team]
-            out.add(stratum, x)
+            out.add(stratum, x, j)
     return outs
 
 
@@ -350,6 +380,28 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.search.advise` does.
     """
+    return game_race(view, samples=samples, seed=seed, beliefs=beliefs).advice
+
+
+@dataclass(frozen=True)
+class GameRace:
+    """:func:`advise_game`'s ranking with the playouts behind it, to compare two reveals."""
+
+    advice: Advice
+    tallies: dict[Reveal, Tally]
+    """The playouts of each legal reveal (alike reveals share one :class:`Tally`)."""
+
+    def gap(self, a: Reveal, b: Reveal) -> tuple[float, float]:
+        """How much more often the mover wins the game after ``a`` than after ``b``, and the standard
+        error of that difference (:func:`paired_gap`: both were played on the same deals, so it is
+        far below the two errors of ``p_game`` combined)."""
+        ea, eb = self.advice.get(a), self.advice.get(b)
+        return paired_gap(self.tallies[a], ea, self.tallies[b], eb)
+
+
+def game_race(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: int = 0,
+              beliefs: Beliefs | None = None) -> GameRace:
+    """:func:`advise_game` with its playouts (see :class:`GameRace`)."""
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     b = beliefs if beliefs is not None else Beliefs(view)
@@ -357,16 +409,16 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     post = Posterior(view, b)
     indices = range(samples)
     firsts = distinct_moves(view, post.memory, base.evaluations)
-    tallies = {post.memory.alike(view, e.reveal): t
+    by_move = {post.memory.alike(view, e.reveal): t
                for e, t in zip(firsts, playout_tallies(post, firsts, seed, indices))}
+    tallies = {e.reveal: by_move[post.memory.alike(view, e.reveal)] for e in base.evaluations}
     out: list[Evaluation] = []
     for e in base.evaluations:
-        m, se = tallies[post.memory.alike(view, e.reveal)].estimate(e.p_trio, e.p_win)
+        m, se = tallies[e.reveal].estimate(e.p_trio, e.p_win)
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))
-    return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
-
+    return GameRace(Advice(base.seat, "game", tuple(out), base.approximate, base.turn), tallies)
 
 
 def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
