@@ -105,3 +105,31 @@ def test_game_advice_explains_itself(capsys: pytest.CaptureFixture[str]) -> None
         assert f"trio this turn {e.p_trio:.1%}" in line and "failure" in line
     code, out, _ = run(capsys, "advise", path, "--after", "4", "--objective", "game", "--samples", "40")
     assert code == 0 and lines[0] in out
+
+
+def test_game_advice_says_when_the_turn_best_loses_the_game_and_by_how_sure() -> None:
+    """Where the best reveal for the turn is not the best for the game, the advice says by how much,
+    with the error of that difference, and calls it noise when it is below twice that error."""
+    from trio_solver.evaluate import explain
+
+    record = Record.load(str(EXAMPLES / "full_deal_4p.json"))
+    found = 0
+    for after in range(0, 12):
+        view = record.view("default", after)  # the seat to move (a full-deal record)
+        assert view.seat == view.to_move and not view.over
+        adv = advise_game(view, samples=40)
+        best = adv.evaluations[0]
+        turn_best = max(adv.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12), -adv.evaluations.index(e)))
+        line = next((x for x in explain(view, adv) if "is best for this turn alone" in x), None)
+        assert (line is None) == (turn_best.reveal == best.reveal)
+        if line is None:
+            continue
+        gap = (best.p_game or 0.0) - (turn_best.p_game or 0.0)
+        se = turn_best.p_game_gap_stderr or 0.0
+        if gap < 0.0005:
+            assert line.endswith(f"wins the game as often as {best.reveal}.")
+            continue
+        assert f"{gap:.1%} ± {se:.1%} less often than {best.reveal}" in line
+        assert ("within the noise" in line) == (gap < 2 * se)
+        found += 1
+    assert found >= 2

@@ -31,6 +31,7 @@ from trio_solver.evaluate import (
     _plan_chooser,
     advise_game,
     evaluate,
+    game_race,
     paired_gap,
     swap_outcomes,
 )
@@ -284,7 +285,6 @@ def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: i
     adv = advise_game(view, samples=40, seed=2)
     exact = advise(view)
     assert adv.objective == "game"
-    assert sorted(adv.evaluations, key=lambda e: str(e.reveal)) is not None
     assert {e.reveal for e in adv.evaluations} == set(view.legal_reveals())
     games = [e.p_game for e in adv.evaluations]
     assert all(p is not None and 0 <= p <= 1 for p in games)
@@ -295,7 +295,15 @@ def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: i
         assert e.p_game_stderr is not None and e.p_game_stderr >= 0
         js = e.to_json()
         assert js["p_game"] == round(e.p_game or 0.0, 12) and "p_game_stderr" in js
-    assert "p_game" not in exact.best.to_json()
+        back = Evaluation.from_json(js)
+        assert (back.p_game, back.p_game_gap_stderr) == (js["p_game"], js["p_game_gap_stderr"])
+    assert "p_game" not in exact.best.to_json() and "p_game_gap_stderr" not in exact.best.to_json()
+    race = game_race(view, samples=40, seed=2)
+    assert race.advice == adv
+    first = adv.evaluations[0]
+    assert first.p_game_gap_stderr == 0.0
+    for e in adv.evaluations:  # the error of the paired difference from the first
+        assert e.p_game_gap_stderr == pytest.approx(race.gap(first.reveal, e.reveal)[1], abs=1e-12)
     assert advise_game(view, samples=40, seed=2) == adv
 
 
@@ -412,8 +420,6 @@ def test_paired_gap_of_a_candidate_with_itself_is_zero_and_sure() -> None:
 def test_game_race_gap_error_is_that_of_repeated_races() -> None:
     """Between two reveals of a position, the gap's standard error (paired over common deals, from one
     race) matches the spread of the gap over 20 races on independent deals."""
-    from trio_solver.evaluate import game_race
-
     game = random_position(Rules(3), 21, 6)
     view = game.view(game.to_move)
     first = game_race(view, samples=40, seed=0)

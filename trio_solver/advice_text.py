@@ -40,11 +40,12 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     if advice.approximate:
         head += "  [approximate: secret swaps]"
     game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
-    extra = f" {'win game':>9} {'±':>6}  (win game: p_game, the chance to win the game)" if game else ""
+    extra = (f" {'win game':>9} {'±':>6} {'gap ±':>6}  (p_game, the chance to win the game; gap ±: the error "
+             "of its difference from the first, on the same deals)") if game else ""
     lines = [head, f"  {'reveal':<7} {'trio chance':>11} {'win now':>8}{extra}"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
     for e in rows:
-        cols = f" {e.p_game or 0.0:9.1%} {e.p_game_stderr or 0.0:6.1%}" if game else ""
+        cols = f" {e.p_game or 0.0:9.1%} {e.p_game_stderr or 0.0:6.1%} {e.p_game_gap_stderr or 0.0:6.1%}" if game else ""
         lines.append(f"  {str(e.reveal):<7} {e.p_trio:11.1%} {e.p_win:8.1%}{cols}")
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")

@@ -373,8 +373,8 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     """Every legal reveal for the seat to move, ranked by its chance to win the game (``p_game``).
 
     Each :class:`~trio_solver.search.Evaluation` keeps its exact ``p_trio`` and ``p_win`` and
-    carries ``p_game`` and ``p_game_stderr``; every reveal is played out on the same
-    ``samples`` posterior deals. The centre cards no one has seen are one move (the posterior
+    carries ``p_game``, ``p_game_stderr`` and ``p_game_gap_stderr`` (the error of its shortfall
+    from the first); every reveal is played out on the same ``samples`` posterior deals. The centre cards no one has seen are one move (the posterior
     cannot tell them apart): the first is played out and its figures stand for all of them,
     so alike reveals get the same ``p_game`` and no playouts are spent telling them apart.
     Ties (within 1e-12) keep the advisor's order. Raises
@@ -418,6 +418,9 @@ def game_race(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: 
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))
+    first = out[0]
+    out = [replace(e, p_game_gap_stderr=paired_gap(tallies[first.reveal], first, tallies[e.reveal], e)[1])
+           for e in out]
     return GameRace(Advice(base.seat, "game", tuple(out), base.approximate, base.turn), tallies)
 
 
@@ -467,6 +470,12 @@ def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
     if turn_best.reveal != best.reveal and turn_best.p_game is not None and best.p_game is not None:
         if turn_best not in advice.evaluations[:limit]:
             lines.append(sentence(turn_best))
-        lines.append(f"{turn_best.reveal} is best for this turn alone (trio {turn_best.p_trio:.1%}) but wins the "
-                     f"game {best.p_game - turn_best.p_game:.1%} less often than {best.reveal}.")
+        gap = best.p_game - turn_best.p_game
+        se = turn_best.p_game_gap_stderr or 0.0
+        head = f"{turn_best.reveal} is best for this turn alone (trio {turn_best.p_trio:.1%})"
+        if gap < 0.0005:
+            lines.append(f"{head} and wins the game as often as {best.reveal}.")
+        else:
+            lines.append(f"{head} but wins the game {gap:.1%} ± {se:.1%} less often than {best.reveal}"
+                         + (" (within the noise of the playouts)." if gap < 2 * se else "."))
     return lines

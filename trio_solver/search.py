@@ -93,15 +93,20 @@ class Evaluation:
     """The mover's chance to win the game after this reveal (set by :func:`trio_solver.evaluate.advise_game`)."""
     p_game_stderr: float | None = None
     """The standard error of ``p_game``."""
+    p_game_gap_stderr: float | None = None
+    """The standard error of this reveal's shortfall from the first of the ranking (its ``p_game``
+    minus this one's), computed deal by deal on the deals both were played out on (usually below
+    the two ``p_game_stderr`` combined); 0 for the first and for the reveals that share its playouts."""
 
     def to_json(self) -> dict[str, Any]:
         """One entry of the ``reveals`` list of the ``advise`` JSON, with its plan (and ``p_game``,
-        ``p_game_stderr`` when advised for the game)."""
+        ``p_game_stderr`` and ``p_game_gap_stderr`` when advised for the game)."""
         out: dict[str, Any] = {"reveal": self.reveal.to_json(), "p_trio": round(self.p_trio, 12),
                                "p_win": round(self.p_win, 12)}
         if self.p_game is not None:
             out["p_game"] = round(self.p_game, 12)
             out["p_game_stderr"] = round(self.p_game_stderr or 0.0, 12)
+            out["p_game_gap_stderr"] = round(self.p_game_gap_stderr or 0.0, 12)
         out.update({"known_value": self.known_value, "progress": round(self.progress, 12),
                     "plan": [s.to_json() for s in self.plan]})
         return out
@@ -110,7 +115,7 @@ class Evaluation:
     def from_json(cls, data: Any) -> Evaluation:
         """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
         d = json_object(data, "evaluation", ("reveal", "p_trio", "p_win", "p_game", "p_game_stderr",
-                                             "known_value", "progress", "plan"))
+                                             "p_game_gap_stderr", "known_value", "progress", "plan"))
         try:
             known = d.get("known_value")
             game = d.get("p_game")
@@ -118,7 +123,8 @@ class Evaluation:
                        tuple(PlanStep.from_json(s) for s in d.get("plan", [])),
                        None if known is None else _int(known), float(d.get("progress", 0.0)),
                        None if game is None else _prob(game),
-                       None if game is None else float(d.get("p_game_stderr", 0.0)))
+                       None if game is None else float(d.get("p_game_stderr", 0.0)),
+                       None if game is None else float(d.get("p_game_gap_stderr", 0.0)))
         except (KeyError, TypeError, ValueError, NotationError) as e:
             raise RecordError("evaluation", f"expected reveal, p_trio, p_win and plan ({e})") from None
 
