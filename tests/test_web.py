@@ -139,10 +139,12 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     page.select_option("#objective", "game")
     want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0", "--objective", "game")
     expect(page.locator("#advice-note")).to_contain_text("“game”")
-    expect(page.locator("#advice th.game-col")).to_be_visible()
-    shown = [(r.get_attribute("data-reveal"), r.locator("td").nth(3).inner_text())
+    expect(page.locator("#advice th.game-col").first).to_be_visible()
+    expect(page.locator("#advice th.game-col").nth(1)).to_have_text("gap ±")
+    shown = [(r.get_attribute("data-reveal"), r.locator("td").nth(3).inner_text(), r.locator("td").nth(4).inner_text())
              for r in page.locator("#advice tbody tr").all()]
-    assert shown == [(short(r["reveal"]), f"{r['p_game']:.4f}") for r in want["reveals"]]
+    assert shown == [(short(r["reveal"]), f"{r['p_game']:.4f}", f"{r['p_game_gap_stderr']:.4f}")
+                     for r in want["reveals"]]
     # the beliefs shown are those of the seat to move: one box per centre slot and hand end
     beliefs = cli_json(capsys, "beliefs", "--json", str(path), "--after", str(n - 1), "--seat", "0")
     names = {f"c{s}" for s in beliefs["centre"]} | {f"{e}{s}" for s in beliefs["lowest"] for e in "lh"}

@@ -358,7 +358,8 @@ async function showAdvice(fr, token) {
     const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win, "data-p-game": r.p_game,
       class: mine && app.mode === "play" ? "clickable" : null },
       el("td", { text: short }), el("td", { text: fmt(r.p_trio) }), el("td", { text: fmt(r.p_win) }),
-      hasGame ? el("td", { text: fmt(r.p_game) }) : null);
+      hasGame ? el("td", { text: fmt(r.p_game) }) : null,
+      hasGame ? el("td", { text: fmt(r.p_game_gap_stderr) }) : null);
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
