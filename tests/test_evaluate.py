@@ -30,9 +30,10 @@ from trio_solver.evaluate import (
     Tally,
     _plan_chooser,
     advise_game,
+    distinct_moves,
     evaluate,
-    game_race,
     paired_gap,
+    playout_tallies,
     swap_outcomes,
 )
 from trio_solver.expert import DEFAULT_BUDGET
@@ -298,12 +299,15 @@ def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: i
         back = Evaluation.from_json(js)
         assert (back.p_game, back.p_game_gap_stderr) == (js["p_game"], js["p_game_gap_stderr"])
     assert "p_game" not in exact.best.to_json() and "p_game_gap_stderr" not in exact.best.to_json()
-    race = game_race(view, samples=40, seed=2)
-    assert race.advice == adv
+    # the error of the paired difference from the first, on the same deals (checked for the reveals
+    # played out for themselves; the other unseen centre cards carry the first one's figures)
+    post = Posterior(view)
     first = adv.evaluations[0]
     assert first.p_game_gap_stderr == 0.0
-    for e in adv.evaluations:  # the error of the paired difference from the first
-        assert e.p_game_gap_stderr == pytest.approx(race.gap(first.reveal, e.reveal)[1], abs=1e-12)
+    for rep in distinct_moves(view, post.memory, exact.evaluations):
+        e = adv.get(rep.reveal)
+        ta, tb = playout_tallies(post, [first, e], 2, range(40))
+        assert e.p_game_gap_stderr == pytest.approx(paired_gap(ta, first, tb, e)[1], abs=1e-12)
     assert advise_game(view, samples=40, seed=2) == adv
 
 
@@ -417,19 +421,19 @@ def test_paired_gap_of_a_candidate_with_itself_is_zero_and_sure() -> None:
     assert paired_gap(t, e, t, e) == (0.0, 0.0)
 
 
-def test_game_race_gap_error_is_that_of_repeated_races() -> None:
+def test_paired_gap_error_is_that_of_repeated_races() -> None:
     """Between two reveals of a position, the gap's standard error (paired over common deals, from one
     race) matches the spread of the gap over 20 races on independent deals."""
     game = random_position(Rules(3), 21, 6)
     view = game.view(game.to_move)
-    first = game_race(view, samples=40, seed=0)
-    a, b = first.advice.evaluations[0].reveal, first.advice.evaluations[-1].reveal
+    ranked = advise_game(view, samples=40, seed=0)
+    a, b = ranked.evaluations[0], ranked.evaluations[-1]
+    post = Posterior(view)
     gaps, errors = [], []
     for seed in range(20):
-        race = game_race(view, samples=40, seed=seed)
-        gap, se = race.gap(a, b)
-        ea, eb = race.advice.get(a), race.advice.get(b)
-        assert gap == pytest.approx((ea.p_game or 0.0) - (eb.p_game or 0.0))
+        ta, tb = playout_tallies(post, [a, b], seed, range(40))
+        gap, se = paired_gap(ta, a, tb, b)
+        assert gap == pytest.approx(ta.estimate(a.p_trio, a.p_win)[0] - tb.estimate(b.p_trio, b.p_win)[0])
         gaps.append(gap)
         errors.append(se)
     mean = sum(gaps) / len(gaps)

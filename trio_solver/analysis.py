@@ -12,7 +12,7 @@ same ``samples`` deals drawn exactly from the mover's posterior (the advisor's
 plan for the rest of the turn, then the rollout model of
 :mod:`trio_solver.rollout`). Because the figures are estimates, a loss gets a
 label only when it is also at least twice its standard error: that of the paired
-difference (:meth:`trio_solver.evaluate.GameRace.gap`; the two reveals were played
+difference (``p_game_gap_stderr``, :func:`trio_solver.evaluate.paired_gap`; the two reveals were played
 on the same deals, so it is below the two estimates' errors combined, which the
 first release used). Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
 blunder >= 0.20 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the
@@ -391,20 +391,20 @@ def _game_pct(d: Decision) -> str:
 def _judge_by_game(view: PlayerView, beliefs: Any, played: Reveal, samples: int,
                    seed: int) -> tuple[float, float, Reveal, float, float]:
     """(p_game played, p_game best, best reveal, loss, its standard error) from
-    :func:`trio_solver.evaluate.game_race` (every reveal on the same posterior deals, so the error
-    is that of the paired difference)."""
-    from .evaluate import game_race
+    :func:`trio_solver.evaluate.advise_game` (every reveal on the same posterior deals; the error is
+    the played reveal's ``p_game_gap_stderr``, that of its paired difference from the first)."""
+    from .evaluate import advise_game
 
-    race = game_race(view, samples=samples, seed=seed, beliefs=beliefs)
-    mine = race.advice.get(played)
-    best = race.advice.evaluations[0]
+    ranked = advise_game(view, samples=samples, seed=seed, beliefs=beliefs)
+    mine = ranked.get(played)
+    best = ranked.evaluations[0]
     if (mine.p_game or 0.0) >= (best.p_game or 0.0):
         best = mine  # as good as the first (an unseen centre card stands for all of them)
     pb, pp = best.p_game or 0.0, mine.p_game or 0.0
     loss = max(0.0, pb - pp)
     if loss < 1e-12:
         loss = 0.0
-    se = 0.0 if best.reveal == played else race.gap(best.reveal, played)[1]
+    se = 0.0 if best.reveal == played else mine.p_game_gap_stderr or 0.0
     return pp, pb, best.reveal, loss, se
 
 

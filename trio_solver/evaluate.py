@@ -44,7 +44,7 @@ from .view import PlayerView
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
            "MAX_SAMPLES", "Posterior", "Tally", "distinct_moves", "explain", "playout_tally", "playout_tallies",
-           "paired_gap", "GameRace", "game_race", "sample_seed", "swap_outcomes"]
+           "paired_gap", "sample_seed", "swap_outcomes"]
 
 #: Playouts of :func:`evaluate` by default (standard error about 0.025 on a chance near 1/2).
 DEFAULT_SAMPLES = 400
@@ -275,7 +275,7 @@ def paired_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> tuple[floa
     """How much better ``a`` (for ``ea``) did than ``b`` (for ``eb``) on the deals both were played
     on: the difference of their :meth:`Tally.estimate` and its standard error. The error is that of
     the paired difference (common random numbers: the same deal's two playouts are alike, so the
-    error of the gap is far below that of either estimate), from the linearised stratified
+    error of the gap is usually below the two errors combined), from the linearised stratified
     estimates, deal by deal."""
     ia, ib = _influence(a, _weights(ea.p_trio, ea.p_win)), _influence(b, _weights(eb.p_trio, eb.p_win))
     var = sum((ia[j] - ib[j]) ** 2 for j in ia.keys() & ib.keys())
@@ -374,34 +374,13 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
 
     Each :class:`~trio_solver.search.Evaluation` keeps its exact ``p_trio`` and ``p_win`` and
     carries ``p_game``, ``p_game_stderr`` and ``p_game_gap_stderr`` (the error of its shortfall
-    from the first); every reveal is played out on the same ``samples`` posterior deals. The centre cards no one has seen are one move (the posterior
+    from the first, :func:`paired_gap`); every reveal is played out on the same ``samples``
+    posterior deals. The centre cards no one has seen are one move (the posterior
     cannot tell them apart): the first is played out and its figures stand for all of them,
     so alike reveals get the same ``p_game`` and no playouts are spent telling them apart.
     Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.search.advise` does.
     """
-    return game_race(view, samples=samples, seed=seed, beliefs=beliefs).advice
-
-
-@dataclass(frozen=True)
-class GameRace:
-    """:func:`advise_game`'s ranking with the playouts behind it, to compare two reveals."""
-
-    advice: Advice
-    tallies: dict[Reveal, Tally]
-    """The playouts of each legal reveal (alike reveals share one :class:`Tally`)."""
-
-    def gap(self, a: Reveal, b: Reveal) -> tuple[float, float]:
-        """How much more often the mover wins the game after ``a`` than after ``b``, and the standard
-        error of that difference (:func:`paired_gap`: both were played on the same deals, so it is
-        far below the two errors of ``p_game`` combined)."""
-        ea, eb = self.advice.get(a), self.advice.get(b)
-        return paired_gap(self.tallies[a], ea, self.tallies[b], eb)
-
-
-def game_race(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: int = 0,
-              beliefs: Beliefs | None = None) -> GameRace:
-    """:func:`advise_game` with its playouts (see :class:`GameRace`)."""
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     b = beliefs if beliefs is not None else Beliefs(view)
@@ -409,19 +388,21 @@ def game_race(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: 
     post = Posterior(view, b)
     indices = range(samples)
     firsts = distinct_moves(view, post.memory, base.evaluations)
-    by_move = {post.memory.alike(view, e.reveal): t
+    tallies = {post.memory.alike(view, e.reveal): t
                for e, t in zip(firsts, playout_tallies(post, firsts, seed, indices))}
-    tallies = {e.reveal: by_move[post.memory.alike(view, e.reveal)] for e in base.evaluations}
+
+    def tally(e: Evaluation) -> Tally:
+        return tallies[post.memory.alike(view, e.reveal)]
+
     out: list[Evaluation] = []
     for e in base.evaluations:
-        m, se = tallies[e.reveal].estimate(e.p_trio, e.p_win)
+        m, se = tally(e).estimate(e.p_trio, e.p_win)
         out.append(replace(e, p_game=m, p_game_stderr=se))
     order = {e.reveal: i for i, e in enumerate(base.evaluations)}
     out.sort(key=lambda e: (-round(e.p_game or 0.0, 12), order[e.reveal]))
     first = out[0]
-    out = [replace(e, p_game_gap_stderr=paired_gap(tallies[first.reveal], first, tallies[e.reveal], e)[1])
-           for e in out]
-    return GameRace(Advice(base.seat, "game", tuple(out), base.approximate, base.turn), tallies)
+    out = [replace(e, p_game_gap_stderr=paired_gap(tally(first), first, tally(e), e)[1]) for e in out]
+    return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
 
 
 def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
