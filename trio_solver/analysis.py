@@ -12,9 +12,9 @@ same ``samples`` deals drawn exactly from the mover's posterior (the advisor's
 plan for the rest of the turn, then the rollout model of
 :mod:`trio_solver.rollout`). Because the figures are estimates, a loss gets a
 label only when it is also at least twice its standard error: that of the paired
-difference (``p_game_gap_stderr``, :func:`trio_solver.evaluate.paired_gap`; the two reveals were played
-on the same deals, so it is below the two estimates' errors combined, which the
-first release used). Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
+difference (``p_game_gap_stderr``, :func:`trio_solver.evaluate.paired_gap`: the two
+reveals were played on the same deals, so it is usually below the two estimates'
+errors combined, which the first release used). Labels by game loss: inaccuracy >= 0.05, mistake >= 0.10,
 blunder >= 0.20 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the
 game is also estimated after every turn (:func:`trio_solver.evaluate.evaluate`
 from a spectator's view in a full-deal record, else the record keeper's): the
