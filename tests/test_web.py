@@ -118,6 +118,13 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     point.click()
     expect(page.locator("#position")).to_contain_text(f"After 7 of {n} events")
     expect(page.locator("#decisions li")).not_to_have_count(0)
+    # each labelled decision with its loss and the paired standard error, as `analyse --json` has them
+    want = cli_json(capsys, "analyse", "--json", "--samples", "16", "--seed", "0", str(path))
+    labelled = [d for d in want["decisions"] if d["label"]]
+    assert labelled and all(d["loss_stderr"] is not None for d in labelled)
+    expect(page.locator("#decisions li:not(.moment) button")).to_contain_text(
+        [f"— {d['label']} (best {short(d['best'])}, loss {d['loss']:.2f} ± {d['loss_stderr']:.2f})"
+         for d in labelled])
 
 
 def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixture[str]) -> None:

@@ -386,6 +386,13 @@ document.addEventListener("keydown", (ev) => {
 
 // -- analysis -----------------------------------------------------------------------------------
 
+// "loss 0.12 ± 0.05": the loss of a decision with the standard error of the playouts' paired
+// estimate when it was judged by the game (none when judged by the turn, which is exact)
+function lossText(d, digits) {
+  const se = d.loss_stderr === null || d.loss_stderr === undefined ? "" : ` ± ${d.loss_stderr.toFixed(digits)}`;
+  return `loss ${d.loss.toFixed(digits)}${se}`;
+}
+
 async function analyse() {
   const seat = app.replaySeat === "all" ? null : app.replaySeat;
   const positions = app.frames.map((_, k) => k);
@@ -460,7 +467,7 @@ function drawChart(data, chances, viewSeat) {
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
     const text = `event ${k}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
-      + `, loss ${d.loss.toFixed(3)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
+      + `, ${lossText(d, 3)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
     point(k, d.seat, sym, text, d.label ? 6 : 4, stroke);
   }
   if (!ds.length) chances.forEach((c, k) => point(k, 0, null, `position after ${k} events`, 3, null));
@@ -473,7 +480,7 @@ function drawChart(data, chances, viewSeat) {
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event) },
-      `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, loss ${d.loss.toFixed(2)})`))),
+      `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d, 2)})`))),
     ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event) }, m.text))));
 }
 
