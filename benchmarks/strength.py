@@ -1,26 +1,43 @@
 """How strong are the bots? One ``solver`` (or ``expert``) against ``memory`` (or ``solver``) bots.
 
-For each setting, a tournament (``trio_solver.simulate.run_tournament``, which
-rotates the first player so that no seat gains from moving first) of one solver
-against memory bots: 3-6 players in simple and picante mode, and team play at 4
-and 6 players (the solver's team is seats ``rules.teams_of_seats[0]``, both seats
-played by the solver, against teams of memory bots). Prints the solver's win rate
-with a 95% Wilson interval and whether the lower end is above the fair share
-(1/players, or 1/teams in team play).
+For each setting, the tested bot plays against ``memory`` (or ``solver``) bots:
+3-6 players in simple and picante mode, and team play at 4 and 6 players (both
+seats of one team played by the tested bot, against teams of opponents).
+
+**Every deal is played once with the tested bot (team) in each seat (team)**, the
+duplicate format of bridge: ``--games`` is split evenly among the seats, and game
+``i`` of every seat is the same deal with the same first player (the first player
+also rotates from deal to deal, ``run_tournament``). With the tested bot always in
+seat 0 the measurement carried seat 0's own advantage or handicap: three ``solver``
+bots at 3 players simple won 364 of 1,200 games in seat 0, 30.3% [27.8, 33.0], below
+the fair share (``--bot solver --against solver --only 3p-simple --games 1200
+--seed 5 --fixed-seat``). With the rotation three identical bots win exactly the
+fair share, and a deal's luck (who was dealt the good hand) counts for every seat
+alike.
+
+The rate is printed with a 95% Wilson interval over all games and with the
+standard error over deals (the games of a deal are not independent: usually a
+good deal for one seat is a bad one for the others, which makes the spread over
+deals smaller than the binomial one). The verdict "above fair" needs the lower end
+above the fair share (1/players, or 1/teams in team play) under both.
 
     python benchmarks/strength.py --games 400 --workers 2 --seed 1
     python benchmarks/strength.py --bot expert --against solver --only 3p-simple --games 300
     python benchmarks/strength.py --bot expert --budget 480 --only 4t-simple --against solver
 
 ``--bot`` picks the bot tested (default solver), ``--against`` its opponents (default
-memory), ``--budget`` the expert's playouts per decision (default: its own).
+memory), ``--budget`` the expert's playouts per decision (default: its own),
+``--fixed-seat`` keeps the tested bot in seat 0 (the format of earlier figures),
+``--results DIR`` saves every game as it finishes so that an interrupted run resumes.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,10 +59,67 @@ def label(rules: Rules) -> str:
     return f"{rules.players}{'t' if rules.teams else 'p'}-{rules.mode.value}"
 
 
-def lineup(rules: Rules, bot: str = "solver", against: str = "memory") -> list[str]:
-    """``bot`` at seat 0 (and at its partner's seat in team play); ``against`` elsewhere."""
-    seats = set(rules.teams_of_seats[0])
+def lineup(rules: Rules, bot: str = "solver", against: str = "memory", team: int = 0) -> list[str]:
+    """``bot`` at the seats of side ``team`` (seat ``team`` without teams); ``against`` elsewhere."""
+    seats = set(rules.teams_of_seats[team])
     return [bot if s in seats else against for s in range(rules.players)]
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """The tested bot's results over deals played with it in every side: ``wins[d]`` and ``games[d]``
+    per deal number ``d``, and the wins in each side (``by_side``)."""
+
+    wins: dict[int, int]
+    games: dict[int, int]
+    by_side: list[int]
+    turns: float
+
+    @property
+    def total(self) -> tuple[int, int]:
+        return sum(self.wins.values()), sum(self.games.values())
+
+    def deal_stderr(self) -> float:
+        """Standard error of the win rate with deals as the independent units (ratio estimator)."""
+        w, n = self.total
+        rate = w / n
+        k = len(self.games)
+        if k < 2:
+            return float("inf")
+        resid = [self.wins[d] - rate * self.games[d] for d in self.games]
+        mean_games = n / k
+        return math.sqrt(sum(r * r for r in resid) / (k - 1) / k) / mean_games
+
+
+def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, workers: int,
+              budget: int | None, fixed_seat: bool = False, results: Path | None = None) -> Duplicate:
+    """Play ``games`` games split evenly among the sides (all in side 0 with ``fixed_seat``), the same
+    seed for each side so that game ``i`` of every side is the same deal. With ``results`` (a folder)
+    each side's games go to a results file there as they finish, and a run started again with the
+    same parameters plays only the games that file lacks."""
+    sides = 1 if fixed_seat else len(rules.teams_of_seats)
+    wins: dict[int, int] = {}
+    count: dict[int, int] = {}
+    by_side = []
+    turns = 0.0
+    for side in range(sides):
+        n = games // sides + (1 if side < games % sides else 0)
+        if n == 0:
+            by_side.append(0)
+            continue
+        names = lineup(rules, bot, against, side)
+        file = None if results is None else str(results / f"{label(rules)}-{'-'.join(names)}-seed{seed}.jsonl")
+        t = run_tournament(rules, names, n, seed, workers=workers, budget=budget, results_file=file)
+        team = set(rules.teams_of_seats[side])
+        won = 0
+        for r in t.results:
+            w = int(r.winner is not None and r.winner in team)
+            wins[r.index] = wins.get(r.index, 0) + w
+            count[r.index] = count.get(r.index, 0) + 1
+            won += w
+        by_side.append(won)
+        turns += t.to_json()["avg_turns"] * n
+    return Duplicate(wins, count, by_side, turns / games)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,29 +131,40 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot", default="solver", help="the bot tested (default solver)")
     p.add_argument("--against", default="memory", help="its opponents (default memory)")
     p.add_argument("--budget", type=int, default=None, help="the expert's playouts per decision")
+    p.add_argument("--fixed-seat", action="store_true",
+                   help="keep the tested bot in seat 0 instead of playing every deal with it in each side")
+    p.add_argument("--results", type=Path, default=None,
+                   help="a folder for results files: games are saved as they finish, and a run started "
+                        "again with the same parameters resumes")
     args = p.parse_args(argv)
+    if args.results is not None:
+        args.results.mkdir(parents=True, exist_ok=True)
 
     print(f"{args.bot} vs {args.against} bots: {args.games} games per setting, seed {args.seed}, "
-          f"{args.workers} workers" + (f", budget {args.budget}" if args.budget else ""))
-    print(f"{'setting':<13} {'bots':<42} {'wins':>5} {'rate':>6}  {'95% interval':<16} {'fair':>5}  above fair?"
-          f"  {'turns':>5} {'s':>6}")
+          f"{args.workers} workers" + (f", budget {args.budget}" if args.budget else "")
+          + (", tested bot in seat 0" if args.fixed_seat else ", every deal with the tested bot in each side"))
+    print(f"{'setting':<13} {'bots':<30} {'wins':>5} {'rate':>6}  {'95% interval':<16} {'± deals':>7} "
+          f"{'by side':<16} {'fair':>5}  above fair?  {'turns':>5} {'s':>6}")
     above = 0
     rows = 0
     for rules in settings(args.only):
         bots = lineup(rules, args.bot, args.against)
         t0 = time.perf_counter()
-        t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers, budget=args.budget)
+        d = duplicate(rules, args.bot, args.against, args.games, args.seed, workers=args.workers,
+                      budget=args.budget, fixed_seat=args.fixed_seat, results=args.results)
         elapsed = time.perf_counter() - t0
-        data = t.to_json()
-        wins = data["per_seat"][0]["wins"]  # seat 0's side: the tested bot (team)
-        n = data["games"]
+        wins, n = d.total
         lo, hi = wilson(wins, n)
+        se = d.deal_stderr()
+        lo2, hi2 = wins / n - 1.959964 * se, wins / n + 1.959964 * se
         fair = 1 / len(rules.teams_of_seats)
-        verdict = "yes" if lo > fair else ("no (below)" if hi < fair else "not shown")
-        above += lo > fair
+        lower, upper = min(lo, lo2), max(hi, hi2)
+        verdict = "yes" if lower > fair else ("no (below)" if upper < fair else "not shown")
+        above += lower > fair
         rows += 1
-        print(f"{label(rules):<13} {','.join(bots):<42} {wins:>5} {wins / n:>6.3f}  [{lo:.3f}, {hi:.3f}]   "
-              f"{fair:>5.3f}  {verdict:<11}  {data['avg_turns']:>5.1f} {elapsed:>6.1f}")
+        print(f"{label(rules):<13} {','.join(bots):<30} {wins:>5} {wins / n:>6.3f}  [{lo:.3f}, {hi:.3f}]  "
+              f"{se:>7.3f} {'/'.join(map(str, d.by_side)):<16} {fair:>5.3f}  {verdict:<11}  "
+              f"{d.turns:>5.1f} {elapsed:>6.1f}")
     print(f"lower end of the interval above the fair share in {above} of {rows} settings")
     return 0
 

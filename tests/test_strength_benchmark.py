@@ -1,0 +1,64 @@
+"""The strength benchmark's duplicate format: every deal with the tested bot in each side."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+from trio_solver.rules import Mode, Rules
+from trio_solver.simulate import run_tournament
+
+_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
+_spec = importlib.util.spec_from_file_location("strength_benchmark", _PATH)
+assert _spec is not None and _spec.loader is not None
+strength = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = strength  # dataclasses look their module up there
+_spec.loader.exec_module(strength)
+
+
+def test_identical_bots_win_exactly_the_fair_share() -> None:
+    """With the same bot everywhere each deal is the same game in every side, so exactly one side wins it."""
+    for rules, games in ((Rules(3, Mode.SIMPLE), 12), (Rules(4, Mode.PICANTE, teams=True), 8)):
+        d = strength.duplicate(rules, "memory", "memory", games, 7, workers=1, budget=None)
+        wins, n = d.total
+        sides = len(rules.teams_of_seats)
+        assert n == games and len(d.games) == games // sides
+        assert all(d.games[i] == sides and d.wins[i] == 1 for i in d.games)
+        assert wins * sides == games and d.deal_stderr() == 0.0
+
+
+def test_sides_play_the_same_deals_and_add_up() -> None:
+    """Side ``k``'s games are the tournament with the tested bot in seat ``k``, on deals 0..n-1."""
+    rules = Rules(3, Mode.SIMPLE)
+    d = strength.duplicate(rules, "memory", "random", 10, 3, workers=1, budget=None)
+    assert sorted(d.games) == list(range(4)) and sum(d.games.values()) == 10
+    assert [d.games[i] for i in range(4)] == [3, 3, 3, 1]  # 10 games: 4 + 3 + 3 over the three sides
+    for side in range(3):
+        t = run_tournament(rules, strength.lineup(rules, "memory", "random", side), 4 if side == 0 else 3, 3)
+        assert d.by_side[side] == t.seat_wins()[side]
+    assert sum(d.by_side) == d.total[0] == sum(d.wins.values())
+
+
+def test_fixed_seat_is_the_plain_tournament() -> None:
+    """Seat 0 only: the plain tournament, and each game its own deal (the binomial error, n - 1 divisor)."""
+    rules = Rules(3, Mode.SIMPLE)
+    d = strength.duplicate(rules, "memory", "memory", 12, 5, workers=1, budget=None, fixed_seat=True)
+    t = run_tournament(rules, ["memory"] * 3, 12, 5)
+    wins = t.seat_wins()[0]
+    assert d.total == (wins, 12) and d.by_side == [wins] and 0 < wins < 12
+    p = wins / 12
+    assert abs(d.deal_stderr() - math.sqrt(p * (1 - p) / 11)) < 1e-12
+
+
+def test_a_run_with_results_files_resumes_to_the_same_figures(tmp_path: Path) -> None:
+    rules = Rules(3, Mode.SIMPLE)
+    full = strength.duplicate(rules, "memory", "random", 9, 4, workers=1, budget=None)
+    part = strength.duplicate(rules, "memory", "random", 6, 4, workers=1, budget=None, results=tmp_path)
+    assert len(list(tmp_path.glob("3p-simple-*-seed4.jsonl"))) == 3  # one file per side
+    again = strength.duplicate(rules, "memory", "random", 9, 4, workers=1, budget=None, results=tmp_path)
+    assert (again.wins, again.games, again.by_side) == (full.wins, full.games, full.by_side)
+    assert part.total[1] == 6
+    lines = [f.read_text().splitlines() for f in sorted(tmp_path.glob("*.jsonl"))]
+    assert sum(len(x) for x in lines) == 9 + 3  # each file: a header line and its games, none played twice
