@@ -101,7 +101,7 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
     wins: dict[int, int] = {}
     count: dict[int, int] = {}
     by_side = []
-    turns = 0.0
+    turns = 0
     for side in range(sides):
         n = games // sides + (1 if side < games % sides else 0)
         if n == 0:
@@ -118,7 +118,7 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
             count[r.index] = count.get(r.index, 0) + 1
             won += w
         by_side.append(won)
-        turns += t.to_json()["avg_turns"] * n
+        turns += sum(r.turns for r in t.results)
     return Duplicate(wins, count, by_side, turns / games)
 
 
