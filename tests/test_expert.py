@@ -12,7 +12,7 @@ from helpers_positions import ALL_RULES, random_position, swap_views
 from trio_solver.bots import make_bot
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
-from trio_solver.expert import DEFAULT_BUDGET, SWAP_OPTIONS, ExpertBot, default_budget
+from trio_solver.expert import DEFAULT_BUDGET, DEFAULT_WINDOW, SWAP_OPTIONS, ExpertBot, default_budget, solver_score
 from trio_solver.reveal import Reveal
 from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
@@ -73,14 +73,16 @@ def test_expert_prefers_a_certain_trio_to_a_search() -> None:
     assert ExpertBot(random.Random(1), budget=10).choose_reveal(game.view(0)) == Reveal.lowest(0)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 50))
-def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, seed: int, before: int) -> None:
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 50),
+       st.sampled_from([DEFAULT_WINDOW, None, 0.0, 0.3]))
+def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, seed: int, before: int,
+                                                                  window: float | None) -> None:
     game = random_position(rules, seed, before)
     if game.over:
         return
     view = game.view(game.to_move)
-    bot = ExpertBot(random.Random(0))
+    bot = ExpertBot(random.Random(0), window=window)
     ranked = bot.ranked(view, advise(view))
     cands = bot.candidates_of(view, ranked)
     memory = public_memory(view)
@@ -89,11 +91,25 @@ def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, s
     assert len({e.reveal for e in cands}) == len(cands)
     unknown_centre = [e for e in cands if e.reveal.is_centre and not memory.knows(view, e.reveal)]
     assert len(unknown_centre) <= 1
-    # the best reveals by the turn score are raced (of the unknown centre cards, only the best ranked)
+    # the best reveals by the turn score are raced (of the unknown centre cards, only the best ranked),
+    # those within the window of the best turn score when there is a window
     unknown = [i for i, e in enumerate(ranked) if e.reveal.is_centre and not memory.knows(view, e.reveal)]
     top = [e for i, e in enumerate(ranked) if i not in unknown[1:]]
-    quiet = [e for e in ranked if memory.knows(view, e.reveal)][:1]
+    assert cands[0] == top[0]
+    if window is not None:
+        best = max(solver_score(view, e) for e in ranked)
+        top = [e for e in top if solver_score(view, e) >= best - window - 1e-12]
+        assert all(solver_score(view, e) >= best - window - 1e-12 for e in cands)
+    quiet = [e for e in top if memory.knows(view, e.reveal)][:1]
     assert cands == top[:bot.candidates] + [e for e in quiet if e not in top[:bot.candidates]]
+
+
+def test_window_is_checked() -> None:
+    for bad in (-0.1, 11, "0.05", True):
+        with pytest.raises(ViewError, match="window"):
+            ExpertBot(random.Random(0), window=bad)  # type: ignore[arg-type]
+    assert ExpertBot(random.Random(0)).window == DEFAULT_WINDOW
+    assert ExpertBot(random.Random(0), window=None).window is None
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -166,3 +182,45 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
         if checked == 8:
             break
     assert checked == 8 and shared >= 3
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(0, 40))
+def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_score(seed: int,
+                                                                                    before: int) -> None:
+    """At the start of a turn: the certain trio with the best ``p_win`` if there is one, else the first
+    reveal of the advisor's list with the highest turn score, without a playout, unless a card everyone
+    knows ties with it (then those two are raced)."""
+    from trio_solver.rollout import Sim
+
+    game = random_position(Rules(3), seed, before)
+    while game.turn and not game.over:
+        game.reveal(game.legal_reveals()[0])
+    if game.over:
+        return
+    view = game.view(game.to_move)
+    evals = advise(view).evaluations
+    certain = [e for e in evals if e.p_trio >= 1 - 1e-9]
+    best = max(evals, key=lambda e: solver_score(view, e))  # the first of the equals
+    bot = ExpertBot(random.Random(seed), window=0.0, candidates=1)
+    raced = bot.candidates_of(view, bot.ranked(view, advise(view)))
+    assert raced[0].reveal == best.reveal
+    assert all(abs(solver_score(view, e) - solver_score(view, best)) < 1e-9 for e in raced)
+    real_playout = Sim.playout
+    played = [0]
+
+    def counted(sim: Sim) -> int | None:
+        played[0] += 1
+        return real_playout(sim)
+
+    Sim.playout = counted  # type: ignore[method-assign]
+    try:
+        pick = bot.choose_reveal(view)
+    finally:
+        Sim.playout = real_playout  # type: ignore[method-assign]
+    if certain:
+        assert pick == max(certain, key=lambda e: e.p_win).reveal and played[0] == 0
+    elif len(raced) == 1:
+        assert pick == best.reveal and played[0] == 0
+    else:
+        assert pick in {e.reveal for e in raced} and played[0] > 0

@@ -1,21 +1,27 @@
 """The ``expert`` bot: plays for the game, not for the turn.
 
-At the start of a turn it takes the exact advisor's evaluations and races every
-distinct reveal (one unknown centre card standing for all of them: no one has seen
-any), ordered by the turn-level score of ``solver``: each is played out to the end
-of the game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`),
-with common random numbers (every candidate on the same deals) and successive
-halving (the samples go to the candidates still in the race); on a deal, reveals
-that leave the game in the same state after the turn (two cards everyone knows
-that cannot make a trio, say) share one playout. It picks the candidate that
-wins the most playouts. The reveal of a card everyone already knows is among them
-(a failure then teaches the table nothing, the move the memory game's optimal
-strategy makes). A trio that is certain is taken at once; in the middle of a turn
-it follows the advisor's exact plan (most reveals after the first are forced or
-obvious). In team play, at a swap moment, it races in the same way the three
-single cards its partner most likely pairs with (the ``solver``'s order) and no
-swap, the partner giving what the rollout model gives. See the README's design
-section for the measurements behind these choices.
+At the start of a turn it takes the exact advisor's evaluations, ordered by the
+turn-level score of ``solver`` without its leak penalty (:func:`solver_score`), and
+plays the best of them unless other reveals come within :data:`DEFAULT_WINDOW` of it.
+Those near-equals (distinct reveals only: one unknown centre card stands for all of
+them, since no one has seen any) are raced: each is played out to the end of the
+game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`), with
+common random numbers (every candidate on the same deals) and successive halving
+(the samples go to the candidates still in the race); on a deal, reveals that leave
+the game in the same state after the turn (two cards everyone knows that cannot
+make a trio, say) share one playout. It picks the candidate that wins the most
+playouts. The reveal of a card everyone already knows is among them when it is
+within the window (a failure then teaches the table nothing, the move the memory
+game's optimal strategy makes). The window exists because a race over every reveal
+was measured to trade real trio chances for game values the rollout model gets
+wrong against strong players: the race's departures from the best turn score by
+0.06 or more lost about 0.03 of a game each against ``solver`` bots (README, design
+section). A trio that is certain is taken at once; in the middle of a turn it
+follows the advisor's exact plan (most reveals after the first are forced or
+obvious). In team play, at a swap moment, it races in the same way the three single
+cards its partner most likely pairs with (the ``solver``'s order) and no swap, the
+partner giving what the rollout model gives. See the README's design section for
+the measurements behind these choices.
 
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
@@ -39,12 +45,15 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from .view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_WINDOW", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
 #: Single cards raced at a swap moment (with no swap), in the solver's order of pairing.
 SWAP_OPTIONS = 3
+#: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
+#: this of the best are raced (see :meth:`ExpertBot.candidates_of` and the README's design section).
+DEFAULT_WINDOW = 0.05
 
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
@@ -73,15 +82,21 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
-                 candidates: int | None = None, stratify: bool = True, halving: bool = True) -> None:
+                 candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
+                 stratify: bool = True, halving: bool = True) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
-        ``candidates``: how many of the best distinct reveals by the turn score are raced (``None``,
-        the default: all of them).
+        ``candidates``: how many of the best distinct reveals by the turn score are raced at most
+        (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
+        this of the best are raced (``None``: every distinct reveal, as the bot did before).
         ``stratify`` and ``halving`` switch the two noise reductions off for measurements
         (``benchmarks/expert_noise.py``); the bot always uses both."""
         self.rng = rng
         self.budget = None if budget is None else _check_budget(budget)
         self.candidates = None if candidates is None else max(1, int(candidates))
+        if window is not None and (isinstance(window, bool) or not isinstance(window, (int, float))
+                                   or not 0 <= window <= 10):
+            raise ViewError(f"window must be a turn-score margin from 0 to 10 or None, got {window!r}")
+        self.window = None if window is None else float(window)
         self.stratify = stratify
         self.halving = halving
 
@@ -113,10 +128,15 @@ class ExpertBot:
         return self.budget if self.budget is not None else default_budget(view.rules.players)
 
     def candidates_of(self, view: PlayerView, ranked: list[Evaluation]) -> list[Evaluation]:
-        """The reveals raced at the start of a turn: the ``candidates`` best of ``ranked`` (one unknown
-        centre card standing for all), and the best reveal of a card everyone knows if there is one."""
+        """The reveals raced at the start of a turn: the distinct reveals of ``ranked`` (one unknown
+        centre card standing for all) whose turn score is within ``window`` of the best, at most
+        ``candidates`` of them, and the best reveal of a card everyone knows if it is within the
+        window too (a failure then teaches the table nothing). With one candidate there is no race."""
         memory = public_memory(view)
         distinct = distinct_moves(view, memory, ranked)  # one unseen centre card stands for all
+        if self.window is not None:
+            floor = solver_score(view, distinct[0]) - self.window - 1e-12
+            distinct = [e for e in distinct if solver_score(view, e) >= floor]
         cands = distinct[: self.candidates]
         quiet = next((e for e in distinct if memory.knows(view, e.reveal)), None)
         if quiet is not None and quiet not in cands:
