@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mid-turn", action="store_true", help="decisions in the middle of a turn")
     p.add_argument("--window", default="none",
                    help="the races' turn-score window (none, the default: every distinct reveal, as in the "
-                        "README's figures; the bot's own default is 0.05)")
+                        "README's figures; the bot's own default is 0: exact ties)")
     args = p.parse_args(argv)
     window = None if args.window == "none" else float(args.window)
     pos = positions(args.positions, args.seed, args.mid_turn)

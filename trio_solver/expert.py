@@ -2,21 +2,23 @@
 
 At the start of a turn it takes the exact advisor's evaluations, ordered by the
 turn-level score of ``solver`` without its leak penalty (:func:`solver_score`), and
-plays the best of them unless other reveals come within :data:`DEFAULT_WINDOW` of it.
-Those near-equals (distinct reveals only: one unknown centre card stands for all of
-them, since no one has seen any) are raced: each is played out to the end of the
+plays the best of them unless other reveals tie with it (within
+:data:`DEFAULT_WINDOW`, 0 by default: the turn's exact chances cannot tell them
+apart). Those equals (distinct reveals only: one unknown centre card stands for all
+of them, since no one has seen any) are raced: each is played out to the end of the
 game on deals drawn exactly from its posterior (:mod:`trio_solver.evaluate`), with
 common random numbers (every candidate on the same deals) and successive halving
 (the samples go to the candidates still in the race); on a deal, reveals that leave
 the game in the same state after the turn (two cards everyone knows that cannot
 make a trio, say) share one playout. It picks the candidate that wins the most
-playouts. The reveal of a card everyone already knows is among them when it is
-within the window (a failure then teaches the table nothing, the move the memory
-game's optimal strategy makes). The window exists because a race over every reveal
-was measured to trade real trio chances for game values the rollout model gets
-wrong against strong players: the race's departures from the best turn score by
-0.06 or more lost about 0.03 of a game each against ``solver`` bots (README, design
-section). A trio that is certain is taken at once; in the middle of a turn it
+playouts. The reveal of a card everyone already knows is among them when it ties
+(with no chance of a trio anywhere, a failure that teaches the table nothing: the
+move the memory game's optimal strategy makes). The race is kept to ties because a
+race over every reveal was measured to trade real trio chances for game values the
+rollout model gets wrong against strong players: its departures from the best turn
+score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
+0.05 still trailed the turn score alone (README, design section).
+A trio that is certain is taken at once; in the middle of a turn it
 follows the advisor's exact plan (most reveals after the first are forced or
 obvious). In team play, at a swap moment, it races in the same way the three single
 cards its partner most likely pairs with (the ``solver``'s order) and no swap, the
@@ -52,8 +54,9 @@ DEFAULT_BUDGET = 1920
 #: Single cards raced at a swap moment (with no swap), in the solver's order of pairing.
 SWAP_OPTIONS = 3
 #: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
-#: this of the best are raced (see :meth:`ExpertBot.candidates_of` and the README's design section).
-DEFAULT_WINDOW = 0.05
+#: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
+#: README's design section).
+DEFAULT_WINDOW = 0.0
 
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
