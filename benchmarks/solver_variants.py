@@ -5,7 +5,13 @@ A variant is ``leak=W`` (``SolverBot`` with leak weight ``W``; ``solver`` itself
 ``leak=0.5``) or ``turn`` (the ``expert`` bot with a window of 0 and one candidate,
 so it never races: the best reveal by the turn score of
 :func:`trio_solver.expert.solver_score`, no leak penalty, and the expert's mid-turn
-rule).
+rule). ``turn:NAME=X:...`` changes the turn score of ``turn``: ``win``, ``trio``,
+``goal`` are the weights of ``p_win``, ``p_trio`` and ``progress/goal`` (3, 1, 0.5);
+``danger`` subtracts that weight times the chance that the first reveal shows a
+value an opponent's trio would win with (the 7s included) and the turn then fails;
+``hand`` adds that weight times, for each non-winning trio the reveal may take, the
+mover's own cards of the values it links to (Picante; divided by the trios still
+needed, as the goal term is).
 Each costs about what ``solver`` costs (a third of a second a game), so thousands of
 games settle a question of a point or two that the expert's own benchmark cannot
 afford. Figures: the variant's wins, its rate with the standard error over deals
@@ -15,6 +21,7 @@ and the wins by seat.
     python benchmarks/solver_variants.py --variants leak=0.5,leak=0,turn --deals 600 --workers 2 --seed 1
     python benchmarks/solver_variants.py --variants turn --against memory --deals 300 --seed 1
     python benchmarks/solver_variants.py --variants turn --players 4 --against memory --deals 200 --seed 1
+    python benchmarks/solver_variants.py --mode picante --variants turn,turn:win=5,turn:danger=0.3 --deals 400 --workers 2 --seed 1
 
 Game ``i`` of every seat is the same deal (``game_seed(seed, i)``) with the same first
 player (``i mod players``), so results do not depend on ``--workers``.
@@ -35,17 +42,57 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strength import Duplicate  # noqa: E402
 from trio_solver.bots import Bot, SolverBot, make_bot  # noqa: E402
 from trio_solver.expert import ExpertBot  # noqa: E402
-from trio_solver.rules import Mode, Rules  # noqa: E402
+from trio_solver.rules import SEVEN, Mode, Rules  # noqa: E402
+from trio_solver.search import Evaluation  # noqa: E402
 from trio_solver.simulate import game_seed, play_game, wilson  # noqa: E402
+from trio_solver.view import PlayerView  # noqa: E402
+
+
+WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0}
+
+
+class TurnVariant(ExpertBot):
+    """The ``turn`` bot with other weights in its turn score (``WEIGHTS`` by default: the expert's own)."""
+
+    def __init__(self, rng: random.Random, weights: dict[str, float]) -> None:
+        super().__init__(rng, window=0.0, candidates=1)
+        self.w = weights
+
+    def score(self, view: PlayerView, e: Evaluation) -> float:
+        w, rules, seat = self.w, view.rules, view.seat or 0
+        goal = max(rules.goal_distance(view.team_trios(seat)), 1)
+        s = w["win"] * e.p_win + w["trio"] * e.p_trio + w["goal"] * e.progress / goal
+        mine = rules.winning_values(view.team_trios(seat))
+        if w["danger"] and not view.turn:
+            theirs = set().union(*(rules.winning_values(view.team_trios(o)) for o in range(rules.players)
+                                   if rules.team_of(o) != rules.team_of(seat)))
+            s -= w["danger"] * sum(st.probability * (1 - st.p_trio) for st in e.plan if st.value in theirs)
+        if w["hand"] and rules.mode is Mode.PICANTE:
+            hand = view.hand or ()
+            taken = {x for t in view.trios for x in t}
+            for st in e.plan:
+                if st.value in mine or st.value == SEVEN:
+                    continue
+                live = [u for u in rules.link_graph.neighbors(st.value) if u not in taken and u != SEVEN]
+                s += w["hand"] * st.probability * st.p_trio * sum(hand.count(u) for u in live) / goal
+        return s
 
 
 def variant(spec: str, rng: random.Random) -> Bot:
-    """The bot a variant names (``leak=W`` or ``turn``); ``ValueError`` for anything else."""
+    """The bot a variant names (``leak=W``, ``turn`` or ``turn:NAME=X:...``); ``ValueError`` otherwise."""
     if spec == "turn":
         return ExpertBot(rng, window=0.0, candidates=1)
+    if spec.startswith("turn:"):
+        weights = dict(WEIGHTS)
+        for part in spec[5:].split(":"):
+            name, _, x = part.partition("=")
+            if name not in weights:
+                raise ValueError(f"unknown weight {name!r} in {spec!r} (known: {', '.join(WEIGHTS)})")
+            weights[name] = float(x)
+        return TurnVariant(rng, weights)
     if spec.startswith("leak="):
         return SolverBot(rng, leak_weight=float(spec[5:]))
-    raise ValueError(f"unknown variant {spec!r} (known: leak=W, turn)")
+    raise ValueError(f"unknown variant {spec!r} (known: leak=W, turn, turn:NAME=X:...)")
 
 
 def play(task: tuple[str, str, int, str, int, int, int]) -> tuple[int, int, bool]:
@@ -90,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     print(f"variants against {a.players - 1} {a.against} bots, {a.players} players {a.mode}, "
           f"{a.deals} deals x {a.players} seats, seed {a.seed}")
-    print(f"{'variant':10} {'wins':>11} {'rate':>7} {'± deals':>8} {'95% interval':>14}  by seat      s")
+    print(f"{'variant':18} {'wins':>11} {'rate':>7} {'± deals':>8} {'95% interval':>14}  by seat      s")
     for spec in a.variants.split(","):
         t = time.time()
         try:
@@ -100,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         w, n = d.total
         lo, hi = wilson(w, n)
-        print(f"{spec:10} {w:>5}/{n:<5} {w / n:7.1%} {d.deal_stderr():8.4f} [{lo:5.1%}, {hi:5.1%}]  "
+        print(f"{spec:18} {w:>5}/{n:<5} {w / n:7.1%} {d.deal_stderr():8.4f} [{lo:5.1%}, {hi:5.1%}]  "
               f"{'/'.join(map(str, d.by_side))}  {time.time() - t:5.0f}")
     return 0
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -71,6 +73,24 @@ def test_expert_prefers_a_certain_trio_to_a_search() -> None:
     rest = [v for v in range(1, 13) if v != 4 for _ in range(3)]
     game = Game.from_deal(Rules(3), [[4, 4, 4] + rest[:6], rest[6:15], rest[15:24]], rest[24:33])
     assert ExpertBot(random.Random(1), budget=10).choose_reveal(game.view(0)) == Reveal.lowest(0)
+
+
+def test_a_likely_win_beats_a_sure_trio_that_does_not_win() -> None:
+    """A Picante position from a game against ``solver`` bots: seat 0 can take a trio for certain
+    (it does not win) or try a reveal that wins the game at once about two times in three. The bot
+    plays the reveal with the best turn score, the likely win; a sure trio is only taken when it is
+    the best (a trio ends the turn, so taking the sure one gives the likely win up)."""
+    game = Game.from_json(json.loads((Path(__file__).parent / "positions" / "likely_win_over_sure_trio.json")
+                                     .read_text()))
+    view = game.view(0)
+    assert game.to_move == 0 and not game.turn
+    evals = advise(view).evaluations
+    sure = [e for e in evals if e.p_trio >= 1 - 1e-9]
+    best = max(evals, key=lambda e: solver_score(view, e))
+    assert sure and all(e.p_win == 0 for e in sure)
+    assert best.p_win > 0.6 and best.p_trio < 1
+    for seed in range(3):
+        assert ExpertBot(random.Random(seed), budget=20).choose_reveal(view) == best.reveal
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -188,8 +208,8 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
 @given(st.integers(0, 10**6), st.integers(0, 40))
 def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_score(seed: int,
                                                                                     before: int) -> None:
-    """At the start of a turn: the certain trio with the best ``p_win`` if there is one, else the first
-    reveal of the advisor's list with the highest turn score, without a playout, unless a card everyone
+    """At the start of a turn: a certain trio if one has the highest turn score, else the first reveal
+    of the advisor's list with the highest turn score, without a playout, unless a card everyone
     knows ties with it (then those two are raced)."""
     from trio_solver.rollout import Sim
 
@@ -200,8 +220,9 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
         return
     view = game.view(game.to_move)
     evals = advise(view).evaluations
-    certain = [e for e in evals if e.p_trio >= 1 - 1e-9]
     best = max(evals, key=lambda e: solver_score(view, e))  # the first of the equals
+    certain = [e for e in evals
+               if e.p_trio >= 1 - 1e-9 and solver_score(view, e) >= solver_score(view, best) - 1e-9]
     bot = ExpertBot(random.Random(seed), window=0.0, candidates=1)
     raced = bot.candidates_of(view, bot.ranked(view, advise(view)))
     assert raced[0].reveal == best.reveal
@@ -219,7 +240,7 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     finally:
         Sim.playout = real_playout  # type: ignore[method-assign]
     if certain:
-        assert pick == max(certain, key=lambda e: e.p_win).reveal and played[0] == 0
+        assert pick in {e.reveal for e in certain} and played[0] == 0
     elif len(raced) == 1:
         assert pick == best.reveal and played[0] == 0
     else:

@@ -48,3 +48,32 @@ def test_variants_are_named() -> None:
     with pytest.raises(ValueError, match="unknown variant"):
         variants.variant("bogus", random.Random(0))
     assert variants.main(["--variants", "bogus", "--deals", "1"]) == 2
+
+
+def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
+    from helpers_positions import random_position
+    from trio_solver.expert import solver_score
+    from trio_solver.rules import Mode
+    from trio_solver.search import advise
+
+    bot = variants.variant("turn:win=5:danger=0.3", random.Random(0))
+    assert isinstance(bot, variants.TurnVariant)
+    assert bot.w == {**variants.WEIGHTS, "win": 5.0, "danger": 0.3}
+    with pytest.raises(ValueError, match="unknown weight"):
+        variants.variant("turn:wins=5", random.Random(0))
+    same = variants.variant("turn:win=3", random.Random(0))
+    hand = variants.variant("turn:hand=1", random.Random(0))
+    checked = 0
+    for seed in range(12):
+        game = random_position(Rules(3, Mode.PICANTE), seed, 2 * seed)
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        for e in advise(view).evaluations:
+            assert same.score(view, e) == solver_score(view, e)
+            # the hand term only adds, and only for a reveal that may take a trio
+            assert hand.score(view, e) >= solver_score(view, e)
+            if e.p_trio == 0:
+                assert hand.score(view, e) == solver_score(view, e)
+            checked += 1
+    assert checked > 50

@@ -18,8 +18,9 @@ race over every reveal was measured to trade real trio chances for game values t
 rollout model gets wrong against strong players: its departures from the best turn
 score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
 0.05 still trailed the turn score alone (README, design section).
-A trio that is certain is taken at once; in the middle of a turn it
-follows the advisor's exact plan (most reveals after the first are forced or
+A certain trio is taken at once when nothing has a better turn score (a reveal likely to win
+the game outright beats a sure trio that does not win: a trio ends the turn, so the sure one
+gives the likely win up); in the middle of a turn it follows the advisor's exact plan (most reveals after the first are forced or
 obvious). In team play, at a swap moment, it races in the same way the three single
 cards its partner most likely pairs with (the ``solver``'s order) and no swap, the
 partner giving what the rollout model gives. See the README's design section for
@@ -103,19 +104,25 @@ class ExpertBot:
         self.stratify = stratify
         self.halving = halving
 
+    def score(self, view: PlayerView, e: Evaluation) -> float:
+        """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
+        as ``benchmarks/solver_variants.py`` does to measure other weights)."""
+        return solver_score(view, e)
+
     def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
         """The advisor's evaluations, best turn-level score first (ties in the advisor's order)."""
         order = {e.reveal: i for i, e in enumerate(advice.evaluations)}
-        return sorted(advice.evaluations, key=lambda e: (-round(solver_score(view, e), 12), order[e.reveal]))
+        return sorted(advice.evaluations, key=lambda e: (-round(self.score(view, e), 12), order[e.reveal]))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         beliefs = Beliefs(view)
         advice = advise(view, "trio", beliefs=beliefs)
         ranked = self.ranked(view, advice)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
-        certain = [e for e in ranked if e.p_trio >= 1 - 1e-9]
-        if certain:
-            return max(certain, key=lambda e: e.p_win).reveal
+        top = round(self.score(view, ranked[0]), 12)
+        certain = [e for e in ranked if e.p_trio >= 1 - 1e-9 and round(self.score(view, e), 12) >= top]
+        if certain:  # the best turn score is a sure trio: nothing to search (a likely win beats a sure trio)
+            return certain[0].reveal
         if view.turn:
             return self._continue(view, ranked)
         if len(ranked) == 1:
@@ -138,8 +145,8 @@ class ExpertBot:
         memory = public_memory(view)
         distinct = distinct_moves(view, memory, ranked)  # one unseen centre card stands for all
         if self.window is not None:
-            floor = solver_score(view, distinct[0]) - self.window - 1e-12
-            distinct = [e for e in distinct if solver_score(view, e) >= floor]
+            floor = self.score(view, distinct[0]) - self.window - 1e-12
+            distinct = [e for e in distinct if self.score(view, e) >= floor]
         cands = distinct[: self.candidates]
         quiet = next((e for e in distinct if memory.knows(view, e.reveal)), None)
         if quiet is not None and quiet not in cands:
