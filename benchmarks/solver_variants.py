@@ -62,13 +62,13 @@ class TurnVariant(ExpertBot):
         w, rules, seat = self.w, view.rules, view.seat or 0
         goal = max(rules.goal_distance(view.team_trios(seat)), 1)
         s = w["win"] * e.p_win + w["trio"] * e.p_trio + w["goal"] * e.progress / goal
-        mine = rules.winning_values(view.team_trios(seat))
         if w["danger"] and not view.turn:
             theirs = set().union(*(rules.winning_values(view.team_trios(o)) for o in range(rules.players)
                                    if rules.team_of(o) != rules.team_of(seat)))
             s -= w["danger"] * sum(st.probability * (1 - st.p_trio) for st in e.plan if st.value in theirs)
         if w["hand"] and rules.mode is Mode.PICANTE:
             hand = view.hand or ()
+            mine = rules.winning_values(view.team_trios(seat))
             taken = {x for t in view.trios for x in t}
             for st in e.plan:
                 if st.value in mine or st.value == SEVEN:

@@ -18,12 +18,13 @@ race over every reveal was measured to trade real trio chances for game values t
 rollout model gets wrong against strong players: its departures from the best turn
 score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
 0.05 still trailed the turn score alone (README, design section).
-A certain trio is taken at once when nothing has a better turn score (a reveal likely to win
-the game outright beats a sure trio that does not win: a trio ends the turn, so the sure one
-gives the likely win up); in the middle of a turn it follows the advisor's exact plan (most reveals after the first are forced or
-obvious). In team play, at a swap moment, it races in the same way the three single
-cards its partner most likely pairs with (the ``solver``'s order) and no swap, the
-partner giving what the rollout model gives. See the README's design section for
+A certain trio is taken at once when nothing has a better turn score (a reveal likely to
+win the game outright beats a sure trio that does not win: a trio ends the turn, so the
+sure one gives the likely win up); in the middle of a turn it follows the advisor's
+exact plan (most reveals after the first are forced or obvious). In team play, at a
+swap moment, it races in the same way the three single cards its partner most likely
+pairs with (the ``solver``'s order) and no swap, the partner giving what the rollout
+model gives. See the README's design section for
 the measurements behind these choices.
 
 The budget is the number of playouts per decision (``budget``), so a decision is
@@ -120,9 +121,11 @@ class ExpertBot:
         ranked = self.ranked(view, advice)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
         top = round(self.score(view, ranked[0]), 12)
-        certain = [e for e in ranked if e.p_trio >= 1 - 1e-9 and round(self.score(view, e), 12) >= top]
-        if certain:  # the best turn score is a sure trio: nothing to search (a likely win beats a sure trio)
-            return certain[0].reveal
+        for e in ranked:  # the best turn scores come first; a likely win beats a sure trio that does not win
+            if round(self.score(view, e), 12) < top:
+                break
+            if e.p_trio >= 1 - 1e-9:  # a sure trio with the best turn score: nothing to search
+                return e.reveal
         if view.turn:
             return self._continue(view, ranked)
         if len(ranked) == 1:
