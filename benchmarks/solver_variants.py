@@ -11,7 +11,12 @@ rule). ``turn:NAME=X:...`` changes the turn score of ``turn``: ``win``, ``trio``
 value an opponent's trio would win with (the 7s included) and the turn then fails;
 ``hand`` adds that weight times, for each non-winning trio the reveal may take, the
 mover's own cards of the values it links to (Picante; divided by the trios still
-needed, as the goal term is).
+needed, as the goal term is); ``deny`` adds that weight times the chance of a trio
+of a value an opponent's trio would win with; ``next`` subtracts that weight times
+the chance of failure when the first reveal is a card the next player does not
+know (not its own, not public). ``safe`` is the expert's mid-turn threshold instead
+(:data:`trio_solver.expert.QUIET_BELOW`): below that chance of a trio a card
+everyone knows is revealed (``safe=0``: only with no chance at all).
 Each costs about what ``solver`` costs (a third of a second a game), so thousands of
 games settle a question of a point or two that the expert's own benchmark cannot
 afford. Figures: the variant's wins, its rate with the standard error over deals
@@ -41,14 +46,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from strength import Duplicate  # noqa: E402
 from trio_solver.bots import Bot, SolverBot, make_bot  # noqa: E402
-from trio_solver.expert import ExpertBot  # noqa: E402
+from trio_solver.expert import QUIET_BELOW, ExpertBot  # noqa: E402
+from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import SEVEN, Mode, Rules  # noqa: E402
 from trio_solver.search import Evaluation  # noqa: E402
 from trio_solver.simulate import game_seed, play_game, wilson  # noqa: E402
 from trio_solver.view import PlayerView  # noqa: E402
 
 
-WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0}
+WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0, "deny": 0.0, "next": 0.0,
+           "safe": QUIET_BELOW}
 
 
 class TurnVariant(ExpertBot):
@@ -57,15 +64,20 @@ class TurnVariant(ExpertBot):
     def __init__(self, rng: random.Random, weights: dict[str, float]) -> None:
         super().__init__(rng, window=0.0, candidates=1)
         self.w = weights
+        self.quiet_below = weights["safe"]
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         w, rules, seat = self.w, view.rules, view.seat or 0
         goal = max(rules.goal_distance(view.team_trios(seat)), 1)
         s = w["win"] * e.p_win + w["trio"] * e.p_trio + w["goal"] * e.progress / goal
-        if w["danger"] and not view.turn:
+        if (w["danger"] or w["deny"]) and not view.turn:
             theirs = set().union(*(rules.winning_values(view.team_trios(o)) for o in range(rules.players)
                                    if rules.team_of(o) != rules.team_of(seat)))
             s -= w["danger"] * sum(st.probability * (1 - st.p_trio) for st in e.plan if st.value in theirs)
+            s += w["deny"] * sum(st.probability * st.p_trio for st in e.plan if st.value in theirs)
+        if w["next"] and not view.turn and e.reveal.seat != (seat + 1) % rules.players \
+                and not public_memory(view).knows(view, e.reveal):
+            s -= w["next"] * (1 - e.p_trio)  # a failure shows the next player a card it did not know
         if w["hand"] and rules.mode is Mode.PICANTE:
             hand = view.hand or ()
             mine = rules.winning_values(view.team_trios(seat))

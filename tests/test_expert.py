@@ -14,7 +14,8 @@ from helpers_positions import ALL_RULES, random_position, swap_views
 from trio_solver.bots import make_bot
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
-from trio_solver.expert import DEFAULT_BUDGET, DEFAULT_WINDOW, SWAP_OPTIONS, ExpertBot, default_budget, solver_score
+from trio_solver.expert import (DEFAULT_BUDGET, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
+                                solver_score)
 from trio_solver.reveal import Reveal
 from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
@@ -245,3 +246,31 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
         assert pick == best.reveal and played[0] == 0
     else:
         assert pick in {e.reveal for e in raced} and played[0] > 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(0, 40), st.sampled_from([Mode.SIMPLE, Mode.PICANTE]))
+def test_mid_turn_the_expert_plays_the_best_chance_or_a_known_card_when_the_chance_is_tiny(
+        seed: int, before: int, mode: Mode) -> None:
+    """In the middle of a turn: a reveal with the best chance of a trio, unless every chance is below
+    QUIET_BELOW and some card everyone knows can be revealed; then one of those (the failure shows
+    nothing new)."""
+    game = random_position(Rules(3, mode), seed, before)
+    if game.over:
+        return
+    if not game.turn:
+        game.reveal(game.legal_reveals()[seed % len(game.legal_reveals())])
+    if game.over or not game.turn:
+        return
+    view = game.view(game.to_move)
+    evals = advise(view).evaluations
+    best = max(e.p_trio for e in evals)
+    memory = public_memory(view)
+    known = {r for r in view.legal_reveals() if memory.knows(view, r)}
+    pick = ExpertBot(random.Random(seed)).choose_reveal(view)
+    assert pick in view.legal_reveals()
+    chance = {e.reveal: e.p_trio for e in evals}
+    if best < QUIET_BELOW and known:
+        assert pick in known
+    else:
+        assert chance[pick] >= best - 1e-9

@@ -77,3 +77,37 @@ def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
                 assert hand.score(view, e) == solver_score(view, e)
             checked += 1
     assert checked > 50
+
+
+def test_deny_and_next_move_the_score_one_way_and_safe_reveals_a_known_card_mid_turn() -> None:
+    from helpers_positions import random_position
+    from trio_solver.expert import solver_score
+    from trio_solver.rollout import public_memory
+    from trio_solver.rules import Mode
+    from trio_solver.search import advise
+
+    deny = variants.variant("turn:deny=1", random.Random(0))
+    nxt = variants.variant("turn:next=1", random.Random(0))
+    safe = variants.variant("turn:safe=0.99", random.Random(0))
+    plain = ExpertBot(random.Random(0), window=0.0, candidates=1)
+    scored = quiet = 0
+    for seed in range(40):
+        game = random_position(Rules(3, Mode.PICANTE), seed, seed)
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        if not view.turn:
+            for e in advise(view).evaluations:
+                assert deny.score(view, e) >= solver_score(view, e) >= nxt.score(view, e)
+                scored += 1
+            continue
+        memory = public_memory(view)
+        known = [r for r in view.legal_reveals() if memory.knows(view, r)]
+        best = max(e.p_trio for e in advise(view).evaluations)
+        choice = safe.choose_reveal(view)
+        if known and best < 0.99:
+            assert choice in known
+            quiet += 1
+        else:
+            assert choice == plain.choose_reveal(view)
+    assert scored > 20 and quiet > 0

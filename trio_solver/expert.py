@@ -21,7 +21,9 @@ score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window o
 A certain trio is taken at once when nothing has a better turn score (a reveal likely to
 win the game outright beats a sure trio that does not win: a trio ends the turn, so the
 sure one gives the likely win up); in the middle of a turn it follows the advisor's
-exact plan (most reveals after the first are forced or obvious). In team play, at a
+exact plan (most reveals after the first are forced or obvious), except that when
+every reveal left has less than :data:`QUIET_BELOW` chance of a trio it turns a card
+everyone already knows, so the failure teaches the table nothing. In team play, at a
 swap moment, it races in the same way the three single cards its partner most likely
 pairs with (the ``solver``'s order) and no swap, the partner giving what the rollout
 model gives. See the README's design section for
@@ -49,7 +51,7 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from .view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_WINDOW", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
@@ -59,6 +61,9 @@ SWAP_OPTIONS = 3
 #: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
 #: README's design section).
 DEFAULT_WINDOW = 0.0
+#: In the middle of a turn, below this chance of a trio a card everyone knows is turned (the failure
+#: then shows nothing new); measured in the README's design section.
+QUIET_BELOW = 0.08
 
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
@@ -104,6 +109,7 @@ class ExpertBot:
         self.window = None if window is None else float(window)
         self.stratify = stratify
         self.halving = halving
+        self.quiet_below = QUIET_BELOW
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
@@ -159,16 +165,22 @@ class ExpertBot:
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
 
-        Among the reveals with the best ``p_win`` and ``p_trio`` (the chance depends only on the
-        set of cards still to show, not their order), an uncertain card goes before the mover's
-        own card, so a failure leaves the own card hidden; with no chance of a trio left, a
-        card everyone already knows goes first (the failure then teaches nobody anything).
+        When the best chance of a trio is below :attr:`quiet_below` (:data:`QUIET_BELOW`), the best
+        reveal of a card everyone already knows, if there is one: the turn is all but lost, and the
+        failure then teaches nobody anything. Otherwise, among the reveals with the best ``p_win``
+        and ``p_trio`` (the chance depends only on the set of cards still to show, not their
+        order), an uncertain card goes before the mover's own card, so a failure leaves the own
+        card hidden; with no chance of a trio left, a card everyone already knows goes first.
         """
         top = ranked[0]
+        memory = public_memory(view)
+        if top.p_trio < self.quiet_below:
+            quiet = next((e for e in ranked if memory.knows(view, e.reveal)), None)
+            if quiet is not None:
+                return quiet.reveal
         ties = [e for e in ranked if abs(e.p_trio - top.p_trio) < 1e-9 and abs(e.p_win - top.p_win) < 1e-9]
         if len(ties) == 1:
             return top.reveal
-        memory = public_memory(view)
 
         def leak(e: Evaluation) -> int:
             r = e.reveal
