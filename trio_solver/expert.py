@@ -165,30 +165,29 @@ class ExpertBot:
     def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
 
-        When the best chance of a trio is below :attr:`quiet_below` (:data:`QUIET_BELOW`), the best
-        reveal of a card everyone already knows, if there is one: the turn is all but lost, and the
-        failure then teaches nobody anything. Otherwise, among the reveals with the best ``p_win``
-        and ``p_trio`` (the chance depends only on the set of cards still to show, not their
-        order), an uncertain card goes before the mover's own card, so a failure leaves the own
-        card hidden; with no chance of a trio left, a card everyone already knows goes first.
+        With no chance of a trio left, or a best chance below :attr:`quiet_below`
+        (:data:`QUIET_BELOW`), the best reveal of a card everyone already knows, if there is one:
+        the turn is (all but) lost, and the failure then teaches nobody anything. Otherwise, among
+        the reveals with the best ``p_win`` and ``p_trio`` (the chance depends only on the set of
+        cards still to show, not their order), an uncertain card goes before the mover's own
+        card, so a failure leaves the own card hidden.
         """
         top = ranked[0]
-        memory = public_memory(view)
-        if top.p_trio < self.quiet_below:
+        memory = None
+        if top.p_trio <= 0 or top.p_trio < self.quiet_below:
+            memory = public_memory(view)
             quiet = next((e for e in ranked if memory.knows(view, e.reveal)), None)
             if quiet is not None:
                 return quiet.reveal
         ties = [e for e in ranked if abs(e.p_trio - top.p_trio) < 1e-9 and abs(e.p_win - top.p_win) < 1e-9]
         if len(ties) == 1:
             return top.reveal
+        known = memory if memory is not None else public_memory(view)
 
-        def leak(e: Evaluation) -> int:
-            r = e.reveal
-            if memory.knows(view, r):
-                return 0 if top.p_trio <= 0 else 1
-            return 2 if r.seat == view.seat else 1
+        def own_hidden(e: Evaluation) -> bool:
+            return e.reveal.seat == view.seat and not known.knows(view, e.reveal)
 
-        return min(ties, key=lambda e: (leak(e), ranked.index(e))).reveal
+        return min(ties, key=lambda e: (own_hidden(e), ranked.index(e))).reveal
 
     def _race(self, post: Posterior, cands: list[Evaluation], seed: int, budget: int) -> Evaluation:
         """Successive halving with common random numbers: every survivor is played on the same deals
