@@ -29,16 +29,24 @@ above the fair share (1/players, or 1/teams in team play) under both.
 memory), ``--budget`` the expert's playouts per decision (default: its own),
 ``--fixed-seat`` keeps the tested bot in seat 0 (the format of earlier figures),
 ``--results DIR`` saves every game as it finishes so that an interrupted run resumes.
+
+``--seed`` may list several seeds (``--seed 11,12,13`` or ``--seed 11-17``): each seed is its own
+set of deals, and a row per seed is followed by a ``pooled`` row over all of them (a deal is a seed
+and a game number, so the standard error over deals counts every seed's deals). Together with
+``--results`` a pooled verdict is one command that plays only the games not yet saved, so a run
+of several seeds can be spread over sessions, every seed counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -70,10 +78,24 @@ class Duplicate:
     """The tested bot's results over deals played with it in every side: ``wins[d]`` and ``games[d]``
     per deal number ``d``, and the wins in each side (``by_side``)."""
 
-    wins: dict[int, int]
-    games: dict[int, int]
+    wins: dict[Any, int]
+    games: dict[Any, int]
     by_side: list[int]
     turns: float
+
+    @staticmethod
+    def pooled(parts: list[Duplicate]) -> Duplicate:
+        """The results of several sets of deals (one per seed) as one: deal ``d`` of part ``k`` is deal
+        ``(k, d)``, the wins by side and the games' turns add up."""
+        wins: dict[object, int] = {}
+        games: dict[object, int] = {}
+        for k, part in enumerate(parts):
+            wins.update({(k, d): w for d, w in part.wins.items()})
+            games.update({(k, d): n for d, n in part.games.items()})
+        by_side = [sum(col) for col in zip(*(part.by_side for part in parts))]
+        n_all = sum(part.total[1] for part in parts)
+        turns = sum(part.turns * part.total[1] for part in parts) / max(n_all, 1)
+        return Duplicate(wins, games, by_side, turns)
 
     @property
     def total(self) -> tuple[int, int]:
@@ -122,11 +144,40 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
     return Duplicate(wins, count, by_side, turns / games)
 
 
+def parse_seeds(text: str) -> list[int]:
+    """``"5"``, ``"11,12,13"`` or ``"11-17"`` (or a mix, ``"1,11-13"``) as a list of distinct seeds in
+    the order given (at most 10,000); anything else is an ``argparse`` error naming the text."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(-?\d+)\s*(?:-\s*(-?\d+)\s*)?", part)
+        lo = int(m.group(1)) if m else 0
+        hi = int(m.group(2)) if m and m.group(2) is not None else lo
+        if m is None or hi < lo or len(seeds) + hi - lo >= 10_000:
+            raise argparse.ArgumentTypeError(f"expected seeds such as 5, 11,12,13 or 11-17, got {text!r}")
+        seeds += [x for x in range(lo, hi + 1) if x not in seeds]
+    return seeds
+
+
+def row(name: str, bots: list[str], d: Duplicate, fair: float, elapsed: float) -> bool:
+    """Print one result row; whether the lower end of both intervals is above ``fair``."""
+    wins, n = d.total
+    lo, hi = wilson(wins, n)
+    se = d.deal_stderr()
+    lo2, hi2 = wins / n - 1.959964 * se, wins / n + 1.959964 * se
+    lower, upper = min(lo, lo2), max(hi, hi2)
+    verdict = "yes" if lower > fair else ("no (below)" if upper < fair else "not shown")
+    print(f"{name:<13} {','.join(bots):<30} {wins:>5} {wins / n:>6.3f}  [{lo:.3f}, {hi:.3f}]  "
+          f"{se:>7.3f} {'/'.join(map(str, d.by_side)):<16} {fair:>5.3f}  {verdict:<11}  "
+          f"{d.turns:>5.1f} {elapsed:>6.1f}")
+    return lower > fair
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=400, help="games per setting (default 400)")
+    p.add_argument("--games", type=int, default=400, help="games per setting and seed (default 400)")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=parse_seeds, default=[1],
+                   help="a seed, or several (11,12,13 or 11-17) pooled in a last row")
     p.add_argument("--only", help="comma-separated settings, e.g. 3p-simple,4t-picante")
     p.add_argument("--bot", default="solver", help="the bot tested (default solver)")
     p.add_argument("--against", default="memory", help="its opponents (default memory)")
@@ -139,8 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.results is not None:
         args.results.mkdir(parents=True, exist_ok=True)
+    seeds: list[int] = args.seed
 
-    print(f"{args.bot} vs {args.against} bots: {args.games} games per setting, seed {args.seed}, "
+    print(f"{args.bot} vs {args.against} bots: {args.games} games per setting, "
+          f"seed{'s' if len(seeds) > 1 else ''} {','.join(map(str, seeds))}, "
           f"{args.workers} workers" + (f", budget {args.budget}" if args.budget else "")
           + (", tested bot in seat 0" if args.fixed_seat else ", every deal with the tested bot in each side"))
     print(f"{'setting':<13} {'bots':<30} {'wins':>5} {'rate':>6}  {'95% interval':<16} {'± deals':>7} "
@@ -149,23 +202,23 @@ def main(argv: list[str] | None = None) -> int:
     rows = 0
     for rules in settings(args.only):
         bots = lineup(rules, args.bot, args.against)
-        t0 = time.perf_counter()
-        d = duplicate(rules, args.bot, args.against, args.games, args.seed, workers=args.workers,
-                      budget=args.budget, fixed_seat=args.fixed_seat, results=args.results)
-        elapsed = time.perf_counter() - t0
-        wins, n = d.total
-        lo, hi = wilson(wins, n)
-        se = d.deal_stderr()
-        lo2, hi2 = wins / n - 1.959964 * se, wins / n + 1.959964 * se
         fair = 1 / len(rules.teams_of_seats)
-        lower, upper = min(lo, lo2), max(hi, hi2)
-        verdict = "yes" if lower > fair else ("no (below)" if upper < fair else "not shown")
-        above += lower > fair
+        parts = []
+        total_time = 0.0
+        for seed in seeds:
+            t0 = time.perf_counter()
+            parts.append(duplicate(rules, args.bot, args.against, args.games, seed, workers=args.workers,
+                                   budget=args.budget, fixed_seat=args.fixed_seat, results=args.results))
+            elapsed = time.perf_counter() - t0
+            total_time += elapsed
+            name = label(rules) if len(seeds) == 1 else f"{label(rules)}:{seed}"
+            shown = row(name, bots, parts[-1], fair, elapsed)
+        if len(seeds) > 1:
+            shown = row(f"{label(rules)}:all", bots, Duplicate.pooled(parts), fair, total_time)
+        above += shown
         rows += 1
-        print(f"{label(rules):<13} {','.join(bots):<30} {wins:>5} {wins / n:>6.3f}  [{lo:.3f}, {hi:.3f}]  "
-              f"{se:>7.3f} {'/'.join(map(str, d.by_side)):<16} {fair:>5.3f}  {verdict:<11}  "
-              f"{d.turns:>5.1f} {elapsed:>6.1f}")
-    print(f"lower end of the interval above the fair share in {above} of {rows} settings")
+    what = "pooled over the seeds, " if len(seeds) > 1 else ""
+    print(f"lower end of the interval above the fair share ({what}both intervals) in {above} of {rows} settings")
     return 0
 
 

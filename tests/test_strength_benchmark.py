@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import math
 import sys
 from pathlib import Path
+
+import pytest
 
 from trio_solver.rules import Mode, Rules
 from trio_solver.simulate import run_tournament
@@ -62,3 +65,41 @@ def test_a_run_with_results_files_resumes_to_the_same_figures(tmp_path: Path) ->
     assert part.total[1] == 6
     lines = [f.read_text().splitlines() for f in sorted(tmp_path.glob("*.jsonl"))]
     assert sum(len(x) for x in lines) == 9 + 3  # each file: a header line and its games, none played twice
+
+
+def test_seeds_parse_as_lists_and_ranges_and_bad_text_is_refused() -> None:
+    assert strength.parse_seeds("5") == [5]
+    assert strength.parse_seeds("11-13,1,12") == [11, 12, 13, 1]
+    assert strength.parse_seeds(" -2 - 0 ") == [-2, -1, 0]
+    for bad in ("", "a", "3-1", "1,,2", "1-2-3", "0-10000"):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected seeds"):
+            strength.parse_seeds(bad)
+
+
+def test_pooled_seeds_add_up_and_count_each_seeds_deals_apart() -> None:
+    """Two seeds pooled: the wins, games and sides add up, and the error over deals is the one of all
+    deals of both seeds (deal 0 of seed 4 and deal 0 of seed 5 are two deals)."""
+    rules = Rules(3, Mode.SIMPLE)
+    a = strength.duplicate(rules, "memory", "random", 9, 4, workers=1, budget=None)
+    b = strength.duplicate(rules, "memory", "random", 6, 5, workers=1, budget=None)
+    both = strength.Duplicate.pooled([a, b])
+    assert both.total == (a.total[0] + b.total[0], 15)
+    assert both.by_side == [x + y for x, y in zip(a.by_side, b.by_side)]
+    assert len(both.games) == len(a.games) + len(b.games) == 5
+    assert abs(both.turns * 15 - (a.turns * 9 + b.turns * 6)) < 1e-9
+    rate = both.total[0] / 15
+    resid = [w - rate * n for d in (a, b) for w, n in ((d.wins[k], d.games[k]) for k in d.games)]
+    assert abs(both.deal_stderr() - math.sqrt(sum(r * r for r in resid) / 4 / 5) / 3) < 1e-12
+    one = strength.Duplicate.pooled([a])
+    assert (one.total, one.by_side, one.deal_stderr()) == (a.total, a.by_side, a.deal_stderr())
+
+
+def test_several_seeds_print_a_row_each_and_a_pooled_row(capsys: pytest.CaptureFixture[str]) -> None:
+    strength.main(["--bot", "memory", "--against", "random", "--only", "3p-simple", "--games", "6",
+                   "--workers", "1", "--seed", "4-5"])
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in out if line.startswith("3p-simple")}
+    assert list(rows) == ["3p-simple:4", "3p-simple:5", "3p-simple:all"]
+    wins = [int(rows[k][2]) for k in rows]
+    assert wins[2] == wins[0] + wins[1]
+    assert "seeds 4,5" in out[0] and "pooled over the seeds" in out[-1]
