@@ -49,7 +49,7 @@ from trio_solver.bots import Bot, SolverBot, make_bot  # noqa: E402
 from trio_solver.expert import QUIET_BELOW, ExpertBot  # noqa: E402
 from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import SEVEN, Mode, Rules  # noqa: E402
-from trio_solver.search import Evaluation  # noqa: E402
+from trio_solver.search import Evaluation, live_links  # noqa: E402
 from trio_solver.simulate import game_seed, play_game, wilson  # noqa: E402
 from trio_solver.view import PlayerView  # noqa: E402
 
@@ -81,11 +81,10 @@ class TurnVariant(ExpertBot):
         if w["hand"] and rules.mode is Mode.PICANTE:
             hand = view.hand or ()
             mine = rules.winning_values(view.team_trios(seat))
-            taken = {x for t in view.trios for x in t}
             for st in e.plan:
                 if st.value in mine or st.value == SEVEN:
                     continue
-                live = [u for u in rules.link_graph.neighbors(st.value) if u not in taken and u != SEVEN]
+                live = live_links(view, st.value)
                 s += w["hand"] * st.probability * st.p_trio * sum(hand.count(u) for u in live) / goal
         return s
 

@@ -30,7 +30,7 @@ from trio_solver.errors import ViewError
 from trio_solver.facts import extract
 from trio_solver.reveal import Reveal
 from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.search import advise
+from trio_solver.search import advise, live_links
 from trio_solver.events import TurnStatus
 from trio_solver.view import PlayerView
 
@@ -501,3 +501,17 @@ def test_advice_independent_of_hidden_cards_team_play() -> None:
             assert advise(v1).evaluations == advise(g2.view(s)).evaluations
             checked += 1
     assert checked >= 6
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), reveals=st.integers(0, 400))
+def test_live_links_are_the_linked_values_no_one_has_taken(seed: int, reveals: int) -> None:
+    """Picante: the values a trio of ``v`` could still pair with are those whose sum with ``v`` or
+    difference from it is 7, not 7 itself, and not yet taken as a trio by anyone."""
+    game = random_position(Rules(3, Mode.PICANTE), seed, reveals)
+    view = game.view(game.to_move if not game.over else 0)
+    taken = {v for t in view.trios for v in t}
+    for v in VALUES:
+        expected = sorted(w for w in VALUES if w != v and w != 7 and w not in taken
+                          and (v + w == 7 or abs(v - w) == 7))
+        assert sorted(live_links(view, v)) == expected

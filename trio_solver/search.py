@@ -38,7 +38,7 @@ from .reveal import Reveal
 from .rules import SEVEN, VALUES, Mode
 from .view import PlayerView
 
-__all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise"]
+__all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
 
 Objective = Literal["trio", "win", "game"]
 
@@ -309,9 +309,14 @@ def _goal_weight(view: PlayerView, seat: int, v: int, win_values: frozenset[int]
     rules = view.rules
     if rules.mode is Mode.SIMPLE:
         return 0.5
+    return 0.25 * len(live_links(view, v))
+
+
+def live_links(view: PlayerView, v: int) -> list[int]:
+    """Picante: the values linked to ``v`` (a sum or difference of 7) whose trio no one has taken yet,
+    7 left out (a trio of 7s wins alone): the trios that a trio of ``v`` could still pair with."""
     taken = {x for t in view.trios for x in t}
-    live = [w for w in rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
-    return 0.25 * len(live)
+    return [w for w in view.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
 
 
 def advise(view: PlayerView, objective: Objective = "trio", *, beliefs: Beliefs | None = None) -> Advice:
