@@ -31,7 +31,7 @@ memory), ``--budget`` the expert's playouts per decision (default: its own),
 ``--results DIR`` saves every game as it finishes so that an interrupted run resumes.
 
 ``--seed`` may list several seeds (``--seed 11,12,13`` or ``--seed 11-17``): each seed is its own
-set of deals, and a row per seed is followed by a ``pooled`` row over all of them (a deal is a seed
+set of deals, and a row per seed is followed by a ``:all`` row pooling them (a deal is a seed
 and a game number, so the standard error over deals counts every seed's deals). Together with
 ``--results`` a pooled verdict is one command that plays only the games not yet saved, so a run
 of several seeds can be spread over sessions, every seed counted.
