@@ -76,7 +76,8 @@ def lineup(rules: Rules, bot: str = "solver", against: str = "memory", team: int
 @dataclass(frozen=True)
 class Duplicate:
     """The tested bot's results over deals played with it in every side: ``wins[d]`` and ``games[d]``
-    per deal number ``d``, and the wins in each side (``by_side``)."""
+    per deal ``d`` (a game number; ``(part, game number)`` once :meth:`pooled`), and the wins in each
+    side (``by_side``)."""
 
     wins: dict[Any, int]
     games: dict[Any, int]
@@ -87,8 +88,8 @@ class Duplicate:
     def pooled(parts: list[Duplicate]) -> Duplicate:
         """The results of several sets of deals (one per seed) as one: deal ``d`` of part ``k`` is deal
         ``(k, d)``, the wins by side and the games' turns add up."""
-        wins: dict[object, int] = {}
-        games: dict[object, int] = {}
+        wins: dict[Any, int] = {}
+        games: dict[Any, int] = {}
         for k, part in enumerate(parts):
             wins.update({(k, d): w for d, w in part.wins.items()})
             games.update({(k, d): n for d, n in part.games.items()})
@@ -147,13 +148,16 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
 def parse_seeds(text: str) -> list[int]:
     """``"5"``, ``"11,12,13"`` or ``"11-17"`` (or a mix, ``"1,11-13"``) as a list of distinct seeds in
     the order given (at most 10,000); anything else is an ``argparse`` error naming the text."""
+    bad = argparse.ArgumentTypeError(f"expected seeds such as 5, 11,12,13 or 11-17, got {text!r}")
     seeds: list[int] = []
     for part in text.split(","):
         m = re.fullmatch(r"\s*(-?\d+)\s*(?:-\s*(-?\d+)\s*)?", part)
-        lo = int(m.group(1)) if m else 0
-        hi = int(m.group(2)) if m and m.group(2) is not None else lo
-        if m is None or hi < lo or len(seeds) + hi - lo >= 10_000:
-            raise argparse.ArgumentTypeError(f"expected seeds such as 5, 11,12,13 or 11-17, got {text!r}")
+        if m is None:
+            raise bad
+        lo = int(m.group(1))
+        hi = lo if m.group(2) is None else int(m.group(2))
+        if hi < lo or len(seeds) + hi - lo >= 10_000:
+            raise bad
         seeds += [x for x in range(lo, hi + 1) if x not in seeds]
     return seeds
 
