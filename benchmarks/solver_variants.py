@@ -16,7 +16,9 @@ of a value an opponent's trio would win with; ``next`` subtracts that weight tim
 the chance of failure when the first reveal is a card the next player does not
 know (not its own, not public). ``safe`` is the expert's mid-turn threshold instead
 (:data:`trio_solver.expert.QUIET_BELOW`): below that chance of a trio a card
-everyone knows is revealed (``safe=0``: only with no chance at all).
+everyone knows is revealed (``safe=0``: only with no chance at all). ``read`` is the weight the
+bot's beliefs give a deal for each opponent choice it makes unlikely
+(:data:`trio_solver.expert.DEFAULT_READ`; ``read=0``: the opponents' choices are not read).
 Each costs about what ``solver`` costs (a third of a second a game), so thousands of
 games settle a question of a point or two that the expert's own benchmark cannot
 afford. Figures: the variant's wins, its rate with the standard error over deals
@@ -27,6 +29,7 @@ and the wins by seat.
     python benchmarks/solver_variants.py --variants turn --against memory --deals 300 --seed 1
     python benchmarks/solver_variants.py --variants turn --players 4 --against memory --deals 200 --seed 1
     python benchmarks/solver_variants.py --mode picante --variants turn,turn:win=5,turn:danger=0.3 --deals 400 --workers 2 --seed 1
+    python benchmarks/solver_variants.py --mode picante --variants turn:read=0,turn,turn:read=0.1 --deals 400 --workers 2 --seed 1
 
 Game ``i`` of every seat is the same deal (``game_seed(seed, i)``) with the same first
 player (``i mod players``), so results do not depend on ``--workers``.
@@ -46,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from strength import Duplicate  # noqa: E402
 from trio_solver.bots import Bot, SolverBot, make_bot  # noqa: E402
-from trio_solver.expert import QUIET_BELOW, ExpertBot  # noqa: E402
+from trio_solver.expert import DEFAULT_READ, QUIET_BELOW, ExpertBot  # noqa: E402
 from trio_solver.rollout import public_memory  # noqa: E402
 from trio_solver.rules import SEVEN, Mode, Rules  # noqa: E402
 from trio_solver.search import Evaluation, live_links  # noqa: E402
@@ -55,14 +58,14 @@ from trio_solver.view import PlayerView  # noqa: E402
 
 
 WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0, "deny": 0.0, "next": 0.0,
-           "safe": QUIET_BELOW}
+           "safe": QUIET_BELOW, "read": DEFAULT_READ}
 
 
 class TurnVariant(ExpertBot):
     """The ``turn`` bot with other weights in its turn score (``WEIGHTS`` by default: the expert's own)."""
 
     def __init__(self, rng: random.Random, weights: dict[str, float]) -> None:
-        super().__init__(rng, window=0.0, candidates=1)
+        super().__init__(rng, window=0.0, candidates=1, read=weights["read"] or None)
         self.w = weights
         self.quiet_below = weights["safe"]
 

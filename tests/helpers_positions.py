@@ -452,9 +452,11 @@ def _undo_history(
 
 
 def _replay_weight(view: PlayerView, hands: list[list[int]], centre: list[int | None],
-                   cards: dict[int, tuple[int, int]]) -> int:
+                   cards: dict[int, tuple[int, int]], read: Fraction | None = None) -> Any:
     """Replay the view's history from a deal with the engine; 0 if it does not reproduce what was shown,
-    else the deal's weight (labelled shuffles) times the likelihood of the swap choices."""
+    else the deal's weight (labelled shuffles) times the likelihood of the swap choices; with ``read``,
+    times ``read`` for every card of the turn's value a player other than the viewer passed over in
+    the middle of its turn (its own accessible lowest or highest card, asking for another card)."""
     from trio_solver.errors import IllegalMoveError
 
     if any(c is None for c in centre):
@@ -480,14 +482,23 @@ def _replay_weight(view: PlayerView, hands: list[list[int]], centre: list[int | 
                 return 0
             game.swap(a, b, ga, gb)
             continue
-        for r, v in e.reveals:
+        for j, (r, v) in enumerate(e.reveals):
+            if read is not None and j and e.seat != view.seat and (r.is_centre or r.index != e.seat):
+                w *= read ** _passed_over(game, e.seat, e.reveals[0][1])
             if not game.is_legal(r) or game.peek(r) != v:
                 return 0
             game.reveal(r)
     return w
 
 
-def brute_force(view: PlayerView, limit: int = 200_000) -> BruteForce | None:
+def _passed_over(game: Game, seat: int, value: int) -> int:
+    """How many of ``seat``'s accessible end cards (one when its lowest is its highest) show ``value``."""
+    ends = [Reveal(kind, seat) for kind in ("lowest", "highest")]  # type: ignore[arg-type]
+    hits = [r for r in ends if game.is_legal(r) and game.peek(r) == value]
+    return min(len(hits), game.view(None).accessible(seat))
+
+
+def brute_force(view: PlayerView, limit: int = 200_000, read: Fraction | None = None) -> BruteForce | None:
     """Enumerate every assignment of the cards the viewer cannot see, check each by replaying the history.
 
     Independent of ``facts.py`` and ``beliefs.py``: the cards in play are computed
@@ -548,7 +559,7 @@ def brute_force(view: PlayerView, limit: int = 200_000) -> BruteForce | None:
                 tried += 1
                 if tried > limit:
                     return None
-                total += _replay_weight(view, dealt, dcentre, swap_cards)
+                total += _replay_weight(view, dealt, dcentre, swap_cards, read)
             if total:
                 out.append((Placement(tuple(tuple(h) for h in all_hands), tuple(centre)), total))
     return BruteForce(view, out, tried)
@@ -761,3 +772,67 @@ def swap_position(rules: Rules, seed: int, reveals: int) -> Game:
                     game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
         game.reveal(rng.choice(game.legal_reveals()))
     return last
+
+
+def close_dist(got: dict[int, float], want: dict[int, Fraction], what: str) -> None:
+    """Assert that a float distribution equals an exact one to 1e-9."""
+    for k in set(got) | set(want):
+        assert abs(got.get(k, 0.0) - float(want.get(k, 0))) < 1e-9, f"{what}: {k}: {got.get(k)} vs {want.get(k)}"
+
+
+def assert_beliefs_match(view: PlayerView, b: Any, exact: Any, bf: BruteForce, centre_slots: Sequence[int],
+                         rng: random.Random, sequences: int) -> None:
+    """The belief model against a brute force of the same view: the exact count distribution of every
+    hidden row (``exact``: the model with ``exact=True``), and, from ``b``, every centre place in
+    ``centre_slots``, every accessible end, every position of every hidden hand and the joint events
+    of ``sequences`` random request sequences."""
+    from trio_solver.facts import POOL
+
+    Z = exact.total_weight
+    for row in exact.facts.rows:
+        cells = exact.exact_cell_weights(None if row.key == POOL else row.key)
+        for v in VALUES:
+            if row.key == POOL:
+                want = bf.distribution(lambda p, v=v: sum(p.centre[c] == v for c in exact.facts.pool_slots))
+            else:
+                want = bf.distribution(lambda p, s=row.key, v=v: p.hands[s].count(v))
+            assert {c: Fraction(w) / Z for c, w in cells[v].items() if w} == want, (row.key, v)
+    for slot, v in exact.facts.known_slots.items():
+        assert bf.distribution(lambda p, slot=slot: p.centre[slot]) == {v: 1}
+    centre = b.centre()
+    for slot in centre_slots:
+        close_dist(centre[slot], bf.distribution(lambda p, slot=slot: p.centre[slot]), f"c{slot}")
+    for s in range(view.rules.players):
+        if view.accessible(s) <= 0:
+            continue
+        for kind in ("lowest", "highest"):
+            r = Reveal(kind, s)  # type: ignore[arg-type]
+            close_dist(b.end(r), bf.distribution(lambda p, r=r: end_value(view, p, r)), str(r))
+    for s in b.hidden_seats():
+        for k in range(view.sizes[s]):
+            close_dist(b.position_distribution(s, k), bf.distribution(lambda p, s=s, k=k: p.hands[s][k]), f"{s}@{k}")
+    values = {r.value for r in view.turn}
+    for seq in request_sequences(view, rng, sequences):
+        for value in (values or set(VALUES)):
+            want_p = bf.prob(lambda p: all_show(view, p, value, seq))
+            got = b.prob_all_show(value, seq)
+            assert abs(got - float(want_p)) < 1e-9, ([str(r) for r in seq], value, got, float(want_p))
+
+
+def assert_sampler_matches(b: Any, bf: BruteForce, rng: random.Random, n: int = 6000) -> None:
+    """``b.sample`` draws count matrices (hands, and the cards of the never-shown slots as a multiset:
+    the sampler shuffles those over their slots) with the brute force's frequencies: every draw is a
+    placement that replays, and a chi-square test over ``n`` draws passes at 1e-4."""
+    def key(p: Placement) -> tuple[object, ...]:
+        pool = tuple(sorted(c for i, c in enumerate(p.centre) if i in b.facts.pool_slots and c is not None))
+        return (p.hands, pool)
+
+    want = bf.distribution(key)
+    seen: dict[tuple[object, ...], int] = {}
+    for _ in range(n):
+        k = key(b.sample(rng))
+        assert k in want, "the sampler produced a placement that does not replay"
+        seen[k] = seen.get(k, 0) + 1
+    chi2 = sum((seen.get(k, 0) - n * float(q)) ** 2 / (n * float(q)) for k, q in want.items())
+    dof = len(want) - 1
+    assert chi2_sf(chi2, dof) > 1e-4, f"chi2={chi2:.1f} with {dof} degrees of freedom"

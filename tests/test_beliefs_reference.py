@@ -28,10 +28,12 @@ from helpers_positions import (
     NO_TEAM_RULES,
     BruteForce,
     all_show,
+    assert_beliefs_match,
+    assert_sampler_matches,
     brute_force,
     chi2_sf,
+    close_dist as _close,
     collect_small_positions,
-    end_value,
     hidden_count,
     request_sequences,
 )
@@ -40,7 +42,6 @@ from trio_solver.sampling import sample_game
 from trio_solver.beliefs import Beliefs, Placement
 from trio_solver.engine import Game
 from trio_solver.facts import POOL, Facts
-from trio_solver.reveal import Reveal
 from trio_solver.rules import VALUES
 from trio_solver.events import Swap
 
@@ -237,34 +238,12 @@ def test_brute_force_over_shuffles(index: int) -> None:
             for v in VALUES:
                 assert set(bf.distribution(lambda p, s=s, v=v: p.hands[s].count(v))) <= set(cd[v])
         return
-    # exact count distributions of every hidden row (hands and the pool of never-shown slots), as fractions
+    # exact count distributions of every hidden row (hands and the pool of never-shown slots), as fractions;
+    # centre places, ends, hand positions and joint events
     exact = Beliefs(view, exact=True)
-    Z = exact.total_weight
-    for row in exact.facts.rows:
-        cells = exact.exact_cell_weights(None if row.key == POOL else row.key)
-        for v in VALUES:
-            if row.key == POOL:
-                want = bf.distribution(lambda p, v=v: sum(p.centre[c] == v for c in exact.facts.pool_slots))
-            else:
-                want = bf.distribution(lambda p, s=row.key, v=v: p.hands[s].count(v))
-            assert {c: Fraction(w, Z) for c, w in cells[v].items() if w} == want, (row.key, v)
-    for slot, v in exact.facts.known_slots.items():
-        assert bf.distribution(lambda p, slot=slot: p.centre[slot]) == {v: 1}
-    # every place in the centre
-    centre = b.centre()
-    for slot in [i for i, c in enumerate(g.centre) if c is not None]:
-        want = bf.distribution(lambda p, slot=slot: p.centre[slot])
-        _close(centre[slot], want, f"c{slot}")
-    # every accessible end, and every position of every hidden hand
-    for s in range(g.rules.players):
-        if view.accessible(s) <= 0:
-            continue
-        for kind in ("lowest", "highest"):
-            r = Reveal(kind, s)  # type: ignore[arg-type]
-            _close(b.end(r), bf.distribution(lambda p, r=r: end_value(view, p, r)), str(r))
+    centre_slots = [i for i, c in enumerate(g.centre) if c is not None]
+    assert_beliefs_match(view, b, exact, bf, centre_slots, random.Random(index), 30)
     for s in b.hidden_seats():
-        for k in range(view.sizes[s]):
-            _close(b.position_distribution(s, k), bf.distribution(lambda p, s=s, k=k: p.hands[s][k]), f"{s}@{k}")
         cd = b.count_distribution(s)
         for v in VALUES:
             _close(cd[v], bf.distribution(lambda p, s=s, v=v: p.hands[s].count(v)), f"seat {s} count {v}")
@@ -272,20 +251,8 @@ def test_brute_force_over_shuffles(index: int) -> None:
         for v in VALUES:
             want_e = sum(float(q) * c for c, q in bf.distribution(lambda p, s=s, v=v: p.hands[s].count(v)).items())
             assert abs(exp.get(v, 0.0) - want_e) < 1e-9
-    # joint events
-    rng = random.Random(index)
-    values = {r.value for r in view.turn}
-    for seq in request_sequences(view, rng, 30):
-        for value in (values or set(VALUES)):
-            want = bf.prob(lambda p: all_show(view, p, value, seq))
-            got = b.prob_all_show(value, seq)
-            assert abs(got - float(want)) < 1e-9, ([str(r) for r in seq], value, got, float(want))
 
 
-def _close(got: dict[int, float], want: dict[int, Fraction], what: str) -> None:
-    keys = set(got) | set(want)
-    for k in keys:
-        assert abs(got.get(k, 0.0) - float(want.get(k, 0))) < 1e-9, f"{what}: {k}: {got.get(k)} vs {want.get(k)}"
 
 
 def test_brute_force_positions_cover_settings() -> None:
@@ -308,23 +275,8 @@ def test_sampler_is_exact(index: int) -> None:
     g, seat, bf = pos[index]
     view = g.view(seat)
     b = Beliefs(view)
-
-    def key(p: Placement) -> tuple[object, ...]:
-        # the sampler shuffles never-shown cards over the pool slots: compare count matrices
-        pool = tuple(sorted(c for i, c in enumerate(p.centre) if i in b.facts.pool_slots and c is not None))
-        return (p.hands, pool)
-
-    want = bf.distribution(key)
     rng = random.Random(1234 + index)
-    n = 6000
-    seen: dict[tuple[object, ...], int] = {}
-    for _ in range(n):
-        k = key(b.sample(rng))
-        assert k in want, "the sampler produced a placement that does not replay"
-        seen[k] = seen.get(k, 0) + 1
-    chi2 = sum((seen.get(k, 0) - n * float(q)) ** 2 / (n * float(q)) for k, q in want.items())
-    dof = len(want) - 1
-    assert chi2_sf(chi2, dof) > 1e-4, f"chi2={chi2:.1f} with {dof} degrees of freedom"
+    assert_sampler_matches(b, bf, rng)
     # and the sampled pool slots are spread uniformly: slot values match centre() on average
     centre = b.centre()
     counts: dict[tuple[int, int], int] = {}

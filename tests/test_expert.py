@@ -14,14 +14,21 @@ from helpers_positions import ALL_RULES, random_position, swap_views
 from trio_solver.bots import make_bot
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
-from trio_solver.expert import (DEFAULT_BUDGET, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
+from trio_solver.beliefs import Beliefs
+from trio_solver.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
                                 solver_score)
 from trio_solver.reveal import Reveal
 from trio_solver.rollout import public_memory
 from trio_solver.rules import Mode, Rules
-from trio_solver.search import advise
+from trio_solver.search import Advice, advise
 from trio_solver.simulate import play_game, run_tournament
 from trio_solver.swaps import pairing_order, pairing_swap
+from trio_solver.view import PlayerView
+
+
+def _advice(view: PlayerView, read: float | None = DEFAULT_READ) -> Advice:
+    """The advice the bot plays on: on beliefs that read the opponents' choices (by default)."""
+    return advise(view, beliefs=Beliefs(view, read=read))
 
 
 def test_expert_is_deterministic_per_seed() -> None:
@@ -85,7 +92,7 @@ def test_a_likely_win_beats_a_sure_trio_that_does_not_win() -> None:
                                      .read_text()))
     view = game.view(0)
     assert game.to_move == 0 and not game.turn
-    evals = advise(view).evaluations
+    evals = _advice(view).evaluations
     sure = [e for e in evals if e.p_trio >= 1 - 1e-9]
     best = max(evals, key=lambda e: solver_score(view, e))
     assert sure and all(e.p_win == 0 for e in sure)
@@ -104,7 +111,7 @@ def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, s
         return
     view = game.view(game.to_move)
     bot = ExpertBot(random.Random(0), window=window)
-    ranked = bot.ranked(view, advise(view))
+    ranked = bot.ranked(view, _advice(view))
     cands = bot.candidates_of(view, ranked)
     memory = public_memory(view)
     legal = set(view.legal_reveals())
@@ -131,6 +138,13 @@ def test_window_is_checked() -> None:
             ExpertBot(random.Random(0), window=bad)  # type: ignore[arg-type]
     assert ExpertBot(random.Random(0)).window == DEFAULT_WINDOW
     assert ExpertBot(random.Random(0), window=None).window is None
+
+
+def test_read_is_checked() -> None:
+    for bad in (0, -0.1, 1.5, "0.02", True):
+        with pytest.raises(ViewError, match="read"):
+            ExpertBot(random.Random(0), read=bad)  # type: ignore[arg-type]
+    assert ExpertBot(random.Random(0)).read == DEFAULT_READ
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -187,7 +201,7 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
             continue
         view = game.view(game.to_move)
         bot = ExpertBot(random.Random(0), window=None)  # every distinct reveal
-        cands = bot.candidates_of(view, bot.ranked(view, advise(view)))
+        cands = bot.candidates_of(view, bot.ranked(view, _advice(view)))
         post = Posterior(view)
         alone = [playout_tally(post, e, 7, range(25)) for e in cands]
         Sim.playout = counted  # type: ignore[method-assign]
@@ -206,12 +220,13 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.integers(0, 40))
-def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_score(seed: int,
-                                                                                    before: int) -> None:
+@given(st.integers(0, 10**6), st.integers(0, 40), st.sampled_from([DEFAULT_READ, None]))
+def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_score(seed: int, before: int,
+                                                                                    read: float | None) -> None:
     """At the start of a turn: a certain trio if one has the highest turn score, else the first reveal
     of the advisor's list with the highest turn score, without a playout, unless a card everyone
-    knows ties with it (then those two are raced)."""
+    knows ties with it (then those two are raced). The advice is on the bot's beliefs: reading the
+    opponents' choices, or (``read=None``) the exact public posterior."""
     from trio_solver.rollout import Sim
 
     game = random_position(Rules(3), seed, before)
@@ -220,12 +235,13 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     if game.over:
         return
     view = game.view(game.to_move)
-    evals = advise(view).evaluations
-    best = max(evals, key=lambda e: solver_score(view, e))  # the first of the equals
+    evals = _advice(view, read).evaluations
+    top = max(round(solver_score(view, e), 12) for e in evals)
+    best = next(e for e in evals if round(solver_score(view, e), 12) == top)  # the first of the equals
     certain = [e for e in evals
                if e.p_trio >= 1 - 1e-9 and solver_score(view, e) >= solver_score(view, best) - 1e-9]
-    bot = ExpertBot(random.Random(seed), window=0.0, candidates=1)
-    raced = bot.candidates_of(view, bot.ranked(view, advise(view)))
+    bot = ExpertBot(random.Random(seed), window=0.0, candidates=1, read=read)
+    raced = bot.candidates_of(view, bot.ranked(view, _advice(view, read)))
     assert raced[0].reveal == best.reveal
     assert all(abs(solver_score(view, e) - solver_score(view, best)) < 1e-9 for e in raced)
     real_playout = Sim.playout
@@ -263,7 +279,7 @@ def test_mid_turn_the_expert_plays_the_best_chance_or_a_known_card_when_the_chan
     if game.over or not game.turn:
         return
     view = game.view(game.to_move)
-    evals = advise(view).evaluations
+    evals = _advice(view).evaluations
     best = max(e.p_trio for e in evals)
     memory = public_memory(view)
     known = {r for r in view.legal_reveals() if memory.knows(view, r)}

@@ -202,6 +202,9 @@ def test_advice_and_beliefs_round_trip() -> None:
     b = Beliefs(view)
     doc = json.loads(json.dumps(b.to_json(view=True)))
     assert Beliefs.from_json(doc).to_json(view=True) == b.to_json(view=True)
+    read = Beliefs(view, read=0.02)  # beliefs that read the opponents keep their weight
+    again_read = Beliefs.from_json(json.loads(json.dumps(read.to_json(view=True))))
+    assert again_read.read == 0.02 and again_read.to_json() == read.to_json()
     with pytest.raises(RecordError):
         Advice.from_json({"seat": 0})
     with pytest.raises(RecordError):

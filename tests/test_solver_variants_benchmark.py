@@ -63,6 +63,10 @@ def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
         variants.variant("turn:wins=5", random.Random(0))
     same = variants.variant("turn:win=3", random.Random(0))
     hand = variants.variant("turn:hand=1", random.Random(0))
+    # the bot reads the opponents' choices as the expert does; read=0 turns reading off
+    assert isinstance(same, ExpertBot) and same.read == variants.DEFAULT_READ
+    off = variants.variant("turn:read=0", random.Random(0))
+    assert isinstance(off, ExpertBot) and off.read is None
     checked = 0
     for seed in range(12):
         game = random_position(Rules(3, Mode.PICANTE), seed, 2 * seed)

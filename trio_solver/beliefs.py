@@ -139,6 +139,15 @@ class _Lattice:
         ]
         self.start = (0,) * (self.R + self.F)
         self.final = tuple(d - 1 for d in self.cdims) + (1,) * self.F
+        # read choices (facts.extract's ``read``): (row index, k1, k2) per value, and their weight
+        self.avoid: list[list[tuple[int, int, int]]] = [[] for _ in range(13)]
+        self.read: Any = None
+        if facts.read is not None and not unit:
+            self.read = Fraction(facts.read) if exact else float(facts.read)
+            for i, row in enumerate(self.explicit + ([imp] if imp is not None else [])):
+                for v, k1, k2 in sorted(row.avoid):
+                    self.avoid[v].append((i, k1, k2))
+        self._factor_cache: dict[tuple[int, tuple[int, ...]], Any] = {}
         self.alpha = self._forward()
         self.Z = self.alpha[12][self.final] if self.feasible_counts else 0
         if not exact:
@@ -239,9 +248,29 @@ class _Lattice:
             got = self._slice_cache[(x, phi)] = (src, dst)
         return got
 
+    def _factor(self, u: int, x: tuple[int, ...], rest: int) -> Any:
+        """The read-choice weights of the transition ``x`` (implicit count ``rest``) at value ``u``, over
+        the source states (an array shaped like the state with flag axes of length 1), or ``None``."""
+        if not self.avoid[u]:
+            return None
+        key = (u, x)
+        got = self._factor_cache.get(key)
+        if got is None:
+            got = np.ones(self.cdims + (1,) * self.F, dtype=self.dtype)
+            for i, k1, k2 in self.avoid[u]:
+                if i < self.R:
+                    src: Any = self._axis(i, self.cdims[i])
+                    xi = x[i]
+                else:
+                    src, xi = self.placed[u - 1] - self.sumgrid, rest
+                hit = (src <= k1) & (src + xi >= k2)
+                got = got * np.where(hit, self.read, 1).astype(self.dtype)
+            self._factor_cache[key] = got
+        return got
+
     def _plain(self, u: int) -> bool:
-        """Whether value ``u``'s transition is the plain multinomial (no swap weights, no flags)."""
-        if self.F or self.unit:
+        """Whether value ``u``'s transition is the plain multinomial (no swap weights, no flags, no read choices)."""
+        if self.F or self.unit or self.avoid[u]:
             return False
         rows = self.explicit + ([self.implicit] if self.implicit is not None else [])
         return not any(r.offset[u] or any(value == u for value, _ in r.choices) for r in rows)
@@ -279,10 +308,11 @@ class _Lattice:
                     new = self._deal_one(new, transpose=False)
             else:
                 new = self._zeros()
-                for x, _, phi, w in self.comps[u]:
+                for x, rest, phi, w in self.comps[u]:
                     limits.check("beliefs", self.deadline)
                     src, dst = self._slices(x, phi)
-                    new[dst] += w * a[src]
+                    f = self._factor(u, x, rest)
+                    new[dst] += w * a[src] if f is None else w * f[src] * a[src]
             a = new * self.masks[u]
             alpha.append(a)
         return alpha
@@ -300,10 +330,11 @@ class _Lattice:
                     new = self._deal_one(new, transpose=True)
             else:
                 new = self._zeros()
-                for x, _, phi, w in self.comps[u]:
+                for x, rest, phi, w in self.comps[u]:
                     limits.check("beliefs", self.deadline)
                     src, dst = self._slices(x, phi)
-                    new[src] += w * b[dst]
+                    f = self._factor(u, x, rest)
+                    new[src] += w * b[dst] if f is None else w * f[src] * b[dst]
             b = new * self.masks[u - 1]
             beta.append(b)
         beta.reverse()
@@ -381,11 +412,16 @@ class _Lattice:
                 dst += tuple(slice(1, 2) if bit in phi else slice(None) for bit in range(self.F))
             yield x, rest, phi, w, src, dst, los, his
 
+    def _source(self, a: np.ndarray, v: int, x: tuple[int, ...], rest: int, src: tuple[slice, ...]) -> np.ndarray:
+        """``a[src]``, the forward weights a transition ``x`` at ``v`` leaves from, times its read-choice weights."""
+        f = self._factor(v, x, rest)
+        return a[src] if f is None else a[src] * f[src]
+
     def _transitions(self, v: int) -> Iterator[tuple[tuple[int, ...], int, Any]]:
         """(x, implicit count, total weight) of every transition at ``v`` with weight."""
         a, b = self.alpha[v - 1], self.beta[v]
         for x, rest, _, w, src, dst, _, _ in self._boxes(v):
-            mass = (a[src] * b[dst]).sum() * w
+            mass = (self._source(a, v, x, rest, src) * b[dst]).sum() * w
             if mass:
                 yield x, rest, mass
 
@@ -410,7 +446,7 @@ class _Lattice:
         imp_is_hand = imp is not None and imp.key != POOL
         flag_axes = tuple(range(self.R, self.R + self.F))
         for x, rest, phi, w, src, dst, los, his in self._boxes(v):
-            W = a[src] * b[dst]  # the prior weight w multiplies the sums below
+            W = self._source(a, v, x, rest, src) * b[dst]  # the prior weight w multiplies the sums below
             parts: list[tuple[int, Any]]
             if imp_is_hand and rest > 0:
                 assert imp is not None
@@ -478,6 +514,9 @@ class _Lattice:
                     flags[b] = 0
                 key = tuple(p) + tuple(flags)
                 wt = prev[key] * w
+                f = self._factor(u, x, rest)
+                if f is not None:
+                    wt = wt * f[tuple(p) + (0,) * self.F]
                 if wt:
                     choices.append((x, rest, phi, key))
                     weights.append(float(wt))
@@ -505,24 +544,34 @@ class Beliefs:
     """
 
     def __init__(self, view: PlayerView, *, exact: bool = False, swap_budget: int = STATE_BUDGET,
-                 deadline: limits.Deadline | float | None = None, _drop: frozenset[int] = frozenset()) -> None:
+                 deadline: limits.Deadline | float | None = None, read: float | None = None,
+                 _drop: frozenset[int] = frozenset()) -> None:
         """Build the model of ``view``'s beliefs.
 
         ``deadline`` (a :class:`~trio_solver.limits.Deadline` or seconds from now) bounds the
         construction, as does any active :func:`~trio_solver.limits.time_limit` (which also bounds
         the later queries). Raises :class:`~trio_solver.errors.ViewError` for a ``view`` that is not
         a :class:`PlayerView`, ``exact`` not a bool or ``swap_budget`` outside 1 to
-        ``MAX_SWAP_BUDGET``; :class:`~trio_solver.errors.LimitError` when the deadline passes.
+        ``MAX_SWAP_BUDGET`` or ``read`` not ``None`` or a number in (0, 1];
+        :class:`~trio_solver.errors.LimitError` when the deadline passes.
+
+        ``read`` reads the other players' choices under a model of their play
+        (:func:`~trio_solver.facts.extract`): each deal is weighed by ``read`` for every choice it
+        makes unlikely. The beliefs are then no longer the exact public posterior, but the
+        posterior under that model (``None``, the default: the exact public posterior).
         """
         if not isinstance(view, PlayerView):
             raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
         _args.boolean("exact", exact, ViewError)
         if not isinstance(swap_budget, int) or isinstance(swap_budget, bool) or not 1 <= swap_budget <= MAX_SWAP_BUDGET:
             raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {_args.show(swap_budget)}")
+        if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float)) or not 0 < read <= 1):
+            raise ViewError(f"read: expected None or a weight in (0, 1], got {_args.show(read)}")
         limit = limits.as_deadline(deadline)
         self.view = view
         self.swap_budget = swap_budget
-        self.facts = extract(view, drop=_drop, budget=swap_budget)
+        self.read: float | None = None if read is None else float(read)
+        self.facts = extract(view, drop=_drop, budget=swap_budget, read=read)
         self._lat = _Lattice(self.facts, exact, deadline=limit)
         self._lat.deadline = None  # later queries: only an active time_limit bounds them
         self.exact = exact
@@ -949,13 +998,14 @@ class Beliefs:
             fail("beliefs", "expected the object of Beliefs.to_json(view=True), with its 'view'")
         budget = data.get("swap_budget", STATE_BUDGET)
         try:
-            return cls(PlayerView.from_json(data["view"]), exact=bool(data.get("exact", False)), swap_budget=budget)
+            return cls(PlayerView.from_json(data["view"]), exact=bool(data.get("exact", False)), swap_budget=budget,
+                       read=data.get("read"))
         except ViewError as e:
             fail("beliefs", str(e))
 
     def to_json(self, after: int | None = None, *, view: bool = False) -> dict[str, Any]:
         """The ``beliefs`` JSON of docs/INTERFACE.md; ``view=True`` adds the position itself (``"view"``,
-        with ``"swap_budget"`` and ``"exact"``), so that :meth:`from_json` can rebuild these beliefs.
+        with ``"swap_budget"``, ``"exact"`` and ``"read"``), so that :meth:`from_json` can rebuild these beliefs.
         ``after`` is the number of events shown in the answer (default: the view's); a bad ``after`` or
         ``view`` raises :class:`~trio_solver.errors.ViewError`."""
         if after is not None:
@@ -966,6 +1016,7 @@ class Beliefs:
             out["view"] = self.view.to_json()
             out["swap_budget"] = self.swap_budget
             out["exact"] = self.exact
+            out["read"] = self.read
         return out
 
     def _answers(self, after: int | None) -> dict[str, Any]:

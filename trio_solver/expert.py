@@ -51,7 +51,7 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from .view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
@@ -61,6 +61,10 @@ SWAP_OPTIONS = 3
 #: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
 #: README's design section).
 DEFAULT_WINDOW = 0.0
+#: The bot's beliefs weigh a deal by this for each choice of an opponent it makes unlikely: an
+#: opponent in the middle of its turn asking for another card while its own lowest or highest card
+#: has the turn's value (:func:`trio_solver.facts.extract`); measured in the README's design section.
+DEFAULT_READ = 0.02
 #: In the middle of a turn, below this chance of a trio a card everyone knows is turned (the failure
 #: then shows nothing new); measured in the README's design section.
 QUIET_BELOW = 0.08
@@ -93,13 +97,15 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
-                 stratify: bool = True, halving: bool = True) -> None:
+                 stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
         this of the best are raced (``None``: every distinct reveal, as the bot did before).
         ``stratify`` and ``halving`` switch the two noise reductions off for measurements
-        (``benchmarks/expert_noise.py``); the bot always uses both."""
+        (``benchmarks/expert_noise.py``); the bot always uses both. ``read``: the weight of a deal
+        for each opponent's choice it makes unlikely (:class:`~trio_solver.beliefs.Beliefs`'
+        ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior."""
         self.rng = rng
         self.budget = None if budget is None else _check_budget(budget)
         self.candidates = None if candidates is None else max(1, int(candidates))
@@ -110,6 +116,9 @@ class ExpertBot:
         self.stratify = stratify
         self.halving = halving
         self.quiet_below = QUIET_BELOW
+        if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float)) or not 0 < read <= 1):
+            raise ViewError(f"read must be None or a weight in (0, 1], got {read!r}")
+        self.read = None if read is None else float(read)
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
@@ -122,7 +131,7 @@ class ExpertBot:
         return sorted(advice.evaluations, key=lambda e: (-round(self.score(view, e), 12), order[e.reveal]))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        beliefs = Beliefs(view)
+        beliefs = Beliefs(view, read=self.read)
         advice = advise(view, "trio", beliefs=beliefs)
         ranked = self.ranked(view, advice)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
@@ -236,7 +245,7 @@ class ExpertBot:
         seed = self.rng.getrandbits(32)
         if view.seat is None or view.rules.partner(view.seat) is None:
             return None
-        beliefs = Beliefs(view)
+        beliefs = Beliefs(view, read=self.read)
         options = self.swap_options(view, beliefs)
         if len(options) == 1 or not beliefs.consistent:
             return options[0]
