@@ -51,6 +51,15 @@ def card(name: str, value: Any, error: type[TrioError]) -> int:
     return int_in(name, value, 1, 12, error, "a card value")
 
 
+def read_weight(name: str, value: Any, error: type[TrioError]) -> float | None:
+    """``None``, or a weight in (0, 1] as a float (NaN and booleans refused)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise error(f"{name}: expected None or a weight in (0, 1], got {show(value)}")
+    return float(value)
+
+
 def boolean(name: str, value: Any, error: type[TrioError]) -> bool:
     """``True`` or ``False`` exactly."""
     if not isinstance(value, bool):

@@ -565,12 +565,11 @@ class Beliefs:
         _args.boolean("exact", exact, ViewError)
         if not isinstance(swap_budget, int) or isinstance(swap_budget, bool) or not 1 <= swap_budget <= MAX_SWAP_BUDGET:
             raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {_args.show(swap_budget)}")
-        if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float)) or not 0 < read <= 1):
-            raise ViewError(f"read: expected None or a weight in (0, 1], got {_args.show(read)}")
+        read = _args.read_weight("read", read, ViewError)
         limit = limits.as_deadline(deadline)
         self.view = view
         self.swap_budget = swap_budget
-        self.read: float | None = None if read is None else float(read)
+        self.read = read
         self.facts = extract(view, drop=_drop, budget=swap_budget, read=read)
         self._lat = _Lattice(self.facts, exact, deadline=limit)
         self._lat.deadline = None  # later queries: only an active time_limit bounds them

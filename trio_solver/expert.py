@@ -116,9 +116,7 @@ class ExpertBot:
         self.stratify = stratify
         self.halving = halving
         self.quiet_below = QUIET_BELOW
-        if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float)) or not 0 < read <= 1):
-            raise ViewError(f"read must be None or a weight in (0, 1], got {read!r}")
-        self.read = None if read is None else float(read)
+        self.read = _args.read_weight("read", read, ViewError)
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
