@@ -569,7 +569,6 @@ class Beliefs:
         limit = limits.as_deadline(deadline)
         self.view = view
         self.swap_budget = swap_budget
-        self.read = read
         self.facts = extract(view, drop=_drop, budget=swap_budget, read=read)
         self._lat = _Lattice(self.facts, exact, deadline=limit)
         self._lat.deadline = None  # later queries: only an active time_limit bounds them
@@ -581,6 +580,11 @@ class Beliefs:
             self._row_index[self._lat.implicit.key] = self._lat.R
 
     # -- basic facts ------------------------------------------------------------------
+    @property
+    def read(self) -> float | None:
+        """The weight of a deal per opponent choice it makes unlikely; ``None``: the exact public posterior."""
+        return self.facts.read
+
     @property
     def approximate(self) -> bool:
         """Whether secret swaps made these beliefs an approximation."""

@@ -277,7 +277,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     table = view.table_copy()  # the public table now (the same as at the end of the replay)
     # (seat, positions its own ends had, the turn's value, its change epoch) of each choice read
     passed: list[tuple[int, tuple[int, ...], int, int]] = []
-    pending: tuple[int, int, tuple[int, ...], int] | None = None  # (event, mover, own end positions, value)
+    pending: tuple[int, tuple[int, ...]] | None = None  # (event, the mover's own end positions)
     for step in steps(rules, view.first_player, view.events):
         i = step.event
         if read is not None:
@@ -402,25 +402,24 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
                  history, tracked, secret_total - len(informative), relaxed, read)
 
 
-def _read_step(step: Step, event: object, pending: tuple[int, int, tuple[int, ...], int] | None,
+def _read_step(step: Step, event: object, pending: tuple[int, tuple[int, ...]] | None,
                rules: Rules, team: int | None, passed: list[tuple[int, tuple[int, ...], int, int]],
-               changes: list[list[_Change]]) -> tuple[int, int, tuple[int, ...], int] | None:
+               changes: list[list[_Change]]) -> tuple[int, tuple[int, ...]] | None:
     """One step of :func:`extract`'s reading: if the mover (of another team than the viewer's)
-    passed over its own accessible ends (``pending``, taken after the step before) for another
-    card, note it in ``passed``; return what the mover's ends are after this step if its turn
-    goes on."""
+    passed over its own accessible ends (``pending``: the event and the ends' positions, taken
+    after the step before) for another card, note it in ``passed``; return the event and the
+    mover's end positions after this step if its turn goes on."""
     r = step.reveal
     if r is None or not isinstance(event, Turn):
         return None
     mover = event.seat
     if pending is not None and pending[0] == step.event and rules.team_of(mover) != team \
             and (r.is_centre or r.index != mover):
-        _, s, positions, v = pending
-        passed.append((s, positions, v, len(changes[s])))
+        passed.append((mover, pending[1], event.reveals[0][1], len(changes[mover])))
     if step.status != TurnStatus.ONGOING:
         return None
     lo, hi = step.table.used(mover)
     size = step.table.sizes[mover]
     if lo + hi >= size:
         return None
-    return (step.event, mover, tuple(sorted({lo, size - 1 - hi})), event.reveals[0][1])
+    return (step.event, tuple(sorted({lo, size - 1 - hi})))
