@@ -85,16 +85,20 @@ def viewers(rules: Rules) -> list[int | None]:
     return [*range(rules.players), None]
 
 
-def random_swaps(game: Game, rng: random.Random, prob: float = 0.5, only: int | None = None) -> None:
+def random_swaps(game: Game, rng: random.Random, prob: float = 0.5, only: int | None = None,
+                 on_swap: Callable[[int, int, int, int], None] | None = None) -> None:
     """At a swap moment, let each team that may swap do so with probability ``prob`` (random cards);
-    ``only``: just the team of this seat."""
+    ``only``: just the team of this seat; ``on_swap(a, b, card_a, card_b)`` after each swap."""
     if game.turn or game.over:
         return
     for a, b in game.swap_moment():
         if only is not None and game.rules.team_of(a) != game.rules.team_of(only):
             continue
         if game.hands[a] and game.hands[b] and rng.random() < prob:
-            game.swap(a, b, rng.choice(game.hands[a]), rng.choice(game.hands[b]))
+            ga, gb = rng.choice(game.hands[a]), rng.choice(game.hands[b])
+            game.swap(a, b, ga, gb)
+            if on_swap is not None:
+                on_swap(a, b, ga, gb)
 
 
 def trio_line(game: Game, rng: random.Random | None = None) -> list[Reveal] | None:

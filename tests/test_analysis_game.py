@@ -34,8 +34,16 @@ def short_game() -> tuple[Record, object]:
     return record, analyse(record, samples=SAMPLES, seed=3)
 
 
-def test_game_figures_are_the_evaluate_apis(short_game: tuple[Record, object]) -> None:
-    record, a = short_game
+@pytest.fixture(scope="module")
+def every_deal() -> tuple[Record, object]:
+    record = _bot_game(Rules(3, Mode.PICANTE), 4)
+    return record, analyse(record, samples=SAMPLES, seed=3, confidence=1)
+
+
+def test_game_figures_are_the_evaluate_apis(every_deal: tuple[Record, object]) -> None:
+    """At confidence 1 every reveal is played on every deal: the figures are those of ``advise_game``
+    on the same deals."""
+    record, a = every_deal
     assert a.judged_by == "game" and a.samples == SAMPLES  # type: ignore[attr-defined]
     game = Game(record.rules, record.deal, record.first_player)  # type: ignore[arg-type]
     decisions = iter(a.decisions)  # type: ignore[attr-defined]
@@ -47,7 +55,7 @@ def test_game_figures_are_the_evaluate_apis(short_game: tuple[Record, object]) -
             d = next(decisions)
             if d.scored and checked < 6:
                 view = game.view(e.seat)
-                adv = advise_game(view, samples=SAMPLES, seed=3 * 1_000_003 + index)
+                adv = advise_game(view, samples=SAMPLES, seed=3 * 1_000_003 + index, confidence=1)
                 by = {x.reveal: x for x in adv.evaluations}
                 assert d.p_game_played == pytest.approx(by[r.reveal].p_game, abs=1e-12)
                 assert d.p_game_best == pytest.approx(max(x.p_game or 0.0 for x in adv.evaluations), abs=1e-12)
@@ -67,16 +75,29 @@ def test_game_figures_are_the_evaluate_apis(short_game: tuple[Record, object]) -
     assert checked > 0
 
 
-def test_labels_need_the_loss_to_stand_out(short_game: tuple[Record, object]) -> None:
-    _, a = short_game
-    for d in a.decisions:  # type: ignore[attr-defined]
-        if d.label is not None:
-            assert d.label == label_for(d.loss, GAME_THRESHOLDS)
-            assert d.loss_stderr is not None and d.loss >= 2 * d.loss_stderr - 1e-12
-        elif d.scored and d.loss_stderr is not None and d.loss >= 2 * d.loss_stderr:
-            assert d.loss < GAME_THRESHOLDS[-1][0]
+def _band(loss: float) -> int:
+    return sum(1 for t, _ in GAME_THRESHOLDS if loss >= t - 1e-12)
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.8])
+def test_labels_need_the_loss_to_stand_out(confidence: float) -> None:
+    """A label is the band of the lower end of the loss's confidence interval; the decision is sure when
+    both ends fall in one band; the interval holds the estimate and narrows with a lower confidence."""
+    record = _bot_game(Rules(3, Mode.PICANTE), 4)
+    a = analyse(record, samples=64, seed=3, confidence=confidence)
+    judged = 0
+    for d in a.decisions:
+        if d.scored:
+            assert d.loss_low is not None and d.loss_high is not None
+            assert 0.0 <= d.loss_low <= d.loss + 1e-12 <= d.loss_high + 2e-12
+            assert d.label == label_for(d.loss_low, GAME_THRESHOLDS)
+            assert d.sure == (_band(d.loss_low) == _band(d.loss_high))
+            judged += 1
+        else:
+            assert d.label is None and d.loss_low is None and d.sure
         # the turn-level figures stay as columns
         assert d.turn_loss >= 0.0 and d.best_turn is not None
+    assert judged > 5 and a.confidence == confidence
 
 
 def test_curve_after_every_turn(short_game: tuple[Record, object]) -> None:

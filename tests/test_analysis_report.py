@@ -172,5 +172,6 @@ def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", str(EXAMPLE), "--samples", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "Every reveal:" not in out
-    assert "Judged by: the loss in the mover's chance to win the game (3 playouts per reveal, seed 2)" in out
+    assert ("Judged by: the loss in the mover's chance to win the game (up to 3 playouts per reveal, until each "
+            "label is clear at 95% confidence; seed 2)") in out
     assert main(["analyse", str(EXAMPLE), "--quick", "--samples", "3"]) == 2

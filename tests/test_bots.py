@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from helpers_positions import random_position
+from helpers_positions import ALL_RULES, random_position, random_swaps
 from trio_solver.sampling import sample_game
 from trio_solver.beliefs import Beliefs
-from trio_solver.bots import BOT_NAMES, Bot, MemoryBot, RandomBot, SolverBot, make_bot
+from trio_solver.bots import BOT_NAMES, Bot, Memory, MemoryBot, MemoryTracker, RandomBot, SolverBot, make_bot
 from trio_solver.engine import Game
 from trio_solver.errors import ViewError
 from trio_solver.record import Record
@@ -247,3 +249,26 @@ def test_random_bot_is_uniform_over_legal_reveals() -> None:
     expected = n / len(legal)
     # every reveal appears, none far from its share (chi-square-like bound, fixed seed)
     assert all(abs(c - expected) < 5 * expected ** 0.5 for c in counts.values()), counts
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6))
+def test_memory_kept_step_by_step_is_the_memory_replayed(rules: Rules, seed: int) -> None:
+    """A tracker fed the views of one seat during a game, one decision after another, remembers what a
+    replay of each view from the start remembers; a view of another game starts it afresh."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, rng=rng)
+    seat = rng.randrange(rules.players)
+    tracker = MemoryTracker(game.view(seat))
+    for _ in range(80):
+        if game.over:
+            break
+        random_swaps(game, rng)
+        game.reveal(rng.choice(game.legal_reveals()))
+        if rng.random() < 0.5:
+            continue  # the tracker skips some positions, as a bot does between its turns
+        view = game.view(seat)
+        assert tracker.follows(view)
+        assert tracker.update(view) == Memory.of(view)
+    other = Game.deal(rules, seed=seed + 1).view(seat)
+    assert not tracker.follows(other) or not other.events

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from trio_solver import Record, Rules
-from trio_solver.analysis import ACCURATE, ACCURATE_GAME, GAME_THRESHOLDS, THRESHOLDS
+from trio_solver.analysis import ACCURATE, ACCURATE_GAME, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, GAME_THRESHOLDS, THRESHOLDS
 from trio_solver.cli import build_parser, main
 from trio_solver.facts import STATE_BUDGET
 from trio_solver.record import MAX_EVENTS, MAX_RECORD_BYTES
@@ -153,7 +153,9 @@ def test_interface_md_figures_are_the_library_constants() -> None:
         assert f"at least {threshold:.2f} *{label}*" in text
     quick = " / ".join(f"{t:.2f}" for t, _ in reversed(THRESHOLDS))
     assert f"labels at {quick}" in text
-    assert f"a loss below {ACCURATE}" in text and f"loss below {ACCURATE_GAME}, or below twice" in text
+    assert f"a loss below {ACCURATE}" in text and f"loss below {ACCURATE_GAME} or not told apart from 0" in text
+    assert f"(default {DEFAULT_SAMPLES}; `--confidence" in text or f"(default {DEFAULT_SAMPLES})" in text
+    assert f"--confidence\nC` the confidence of the labels (default {DEFAULT_CONFIDENCE};" in INTERFACE_MD
     assert f"default {STATE_BUDGET} lattice states" in text
     assert f"({MAX_RECORD_BYTES // (1024 * 1024)} MB" in text
 

@@ -29,7 +29,7 @@ def model_game(rules: Rules, seed: int) -> tuple[Game, list[Action], list[int], 
         starts.append(len(actions))
         start = sim.turns
         while sim.turns == start and sim.winner is None:
-            a = sim.choose(sim.face[0] if sim.face else 0)
+            a = sim.choose()
             assert a is not None
             actions.append(a)
             sim.apply(a)

@@ -182,15 +182,7 @@ def test_the_swap_search_sees_only_its_view() -> None:
 def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
     """Racing the candidates together gives each the tally it gets alone (sharing a playout between
     reveals that leave the same state never changes a result), with fewer playouts when some do."""
-    from trio_solver.evaluate import Posterior, playout_tallies, playout_tally
-    from trio_solver.rollout import Sim
-
-    real_playout = Sim.playout
-    count = [0]
-
-    def counted(sim: Sim) -> int | None:
-        count[0] += 1
-        return real_playout(sim)
+    from trio_solver.evaluate import Posterior, playout_tallies, playout_tally, playouts_played
 
     shared = checked = 0
     for seed in range(30):
@@ -204,15 +196,12 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
         cands = bot.candidates_of(view, bot.ranked(view, _advice(view)))
         post = Posterior(view)
         alone = [playout_tally(post, e, 7, range(25)) for e in cands]
-        Sim.playout = counted  # type: ignore[method-assign]
-        try:
-            count[0] = 0
-            together = playout_tallies(post, cands, 7, range(25))
-        finally:
-            Sim.playout = real_playout  # type: ignore[method-assign]
+        before = playouts_played()
+        together = playout_tallies(post, cands, 7, range(25))
+        count = playouts_played() - before
         assert together == alone
-        assert count[0] <= 25 * len(cands)
-        shared += count[0] < 25 * len(cands)
+        assert count <= 25 * len(cands)
+        shared += count < 25 * len(cands)
         checked += 1
         if checked == 8:
             break
@@ -227,7 +216,7 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     of the advisor's list with the highest turn score, without a playout, unless a card everyone
     knows ties with it (then those two are raced). The advice is on the bot's beliefs: reading the
     opponents' choices, or (``read=None``) the exact public posterior."""
-    from trio_solver.rollout import Sim
+    from trio_solver.evaluate import playouts_played
 
     game = random_position(Rules(3), seed, before)
     while game.turn and not game.over:
@@ -244,18 +233,9 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     raced = bot.candidates_of(view, bot.ranked(view, _advice(view, read)))
     assert raced[0].reveal == best.reveal
     assert all(abs(solver_score(view, e) - solver_score(view, best)) < 1e-9 for e in raced)
-    real_playout = Sim.playout
-    played = [0]
-
-    def counted(sim: Sim) -> int | None:
-        played[0] += 1
-        return real_playout(sim)
-
-    Sim.playout = counted  # type: ignore[method-assign]
-    try:
-        pick = bot.choose_reveal(view)
-    finally:
-        Sim.playout = real_playout  # type: ignore[method-assign]
+    before_count = playouts_played()
+    pick = bot.choose_reveal(view)
+    played = [playouts_played() - before_count]
     if certain:
         assert pick in {e.reveal for e in certain} and played[0] == 0
     elif len(raced) == 1:

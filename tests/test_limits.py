@@ -147,8 +147,9 @@ def test_evaluate_and_the_game_analysis_stop_at_a_time_limit() -> None:
 
     rec = Record.load(Path(__file__).resolve().parent.parent / "examples" / "full_deal_4p.json")
     view = rec.view("default", after=3)  # the seat to move
-    for run in (lambda: evaluate(view, samples=200_000), lambda: advise_game(view, samples=200_000),
-                lambda: analyse(rec, samples=10**4)):
+    for run in (lambda: evaluate(view, samples=200_000, precision=0),
+                lambda: advise_game(view, samples=200_000, confidence=1),
+                lambda: analyse(rec, samples=10**4, confidence=1)):
         start = _time.monotonic()
         with pytest.raises(LimitError, match="time limit of 0.5 s"):
             with time_limit(0.5):

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from helpers_positions import ALL_RULES, random_position
 from trio_solver import Rules
 from trio_solver.bots import make_bot
-from trio_solver.rollout import ModelBot, _extreme
+import numpy as np
+
+from trio_solver import kernel
+from trio_solver.rollout import ModelBot
 from trio_solver.search import advise
 from trio_solver.simulate import play_game
 from trio_solver.view import PlayerView
@@ -22,7 +25,8 @@ from trio_solver.view import PlayerView
 def test_the_end_of_a_run_is_its_smallest_or_largest_card(weights: list[int], m: int, lowest: bool) -> None:
     total = sum(weights)
     q = [0.0] + [w / total for w in weights]
-    got = _extreme(q, m, lowest)
+    got = np.zeros(13)
+    kernel.extreme(np.array(q), m, lowest, got)
     # every sequence of m independent draws, counted
     want = [0.0] * 13
     for draw in itertools.product(range(1, 13), repeat=m):
@@ -43,29 +47,50 @@ def test_the_spread_shares_the_unaccounted_cards_among_places_that_can_hold_them
     view = game.view(game.to_move)
     sim = ModelBot.state(view)
     seat = game.to_move
-    left = sim._unaccounted(seat)
-    spread = sim._spread(seat, left)
-    runs = {g: size for g, size in spread.run_at.values()}
-    sizes = ([spread.slots] if spread.centre is not None else []) + [runs[g] for g in sorted(runs)]
-    assert len(sizes) == len(spread.rows)
-    # the places it spreads over are exactly the cards the seat cannot see
-    hidden = sum(1 for i, c in enumerate(sim.centre) if c is not None and not sim.cknown[i] and i not in sim.up)
+    st_ = sim.st
+    left = np.zeros(13, np.int64)
+    kernel.unaccounted(st_, sim.rp, seat, left)
+    rows = np.zeros((kernel.GROUPS, 13))
+    run_g = np.full((kernel.MAXP, kernel.HMAX), -1, np.int64)
+    run_m = np.zeros((kernel.MAXP, kernel.HMAX), np.int64)
+    groups, slots, _ = kernel.spread(st_, sim.rp, seat, left, rows, run_g, run_m, np.zeros(13))
+    # every unknown card of another hand lies in one run, whose two ends name it (group, size)
+    runs: dict[int, list[tuple[int, int]]] = {}
+    hidden = 0
     for s in range(rules.players):
-        if s != seat:
-            h = sim.hands[s]
-            hidden += sum(1 for k in sim.known[s][sim.lo[s]:len(h) - sim.hi[s]] if not k)
-    assert sum(sizes) == hidden
-    for row in spread.rows:
-        assert abs(sum(row) - 1) < 1e-9 or sum(row) == 0
-        assert row[0] == 0 and all(p >= 0 for p in row)
+        if s == seat:
+            continue
+        lo, hi = int(st_[kernel.O_LO + s]), int(st_[kernel.O_HI + s])
+        size = int(st_[kernel.O_SIZE + s])
+        pos = lo
+        while pos < size - hi:
+            if sim.known[s][pos]:
+                pos += 1
+                continue
+            end = pos
+            while end + 1 < size - hi and not sim.known[s][end + 1]:
+                end += 1
+            g = int(run_g[s, pos])
+            assert g >= 0 and int(run_g[s, end]) == g and int(run_m[s, pos]) == end - pos + 1
+            runs[g] = [(s, p) for p in range(pos, end + 1)]
+            hidden += end - pos + 1
+            pos = end + 1
+    unseen = [i for i, c in enumerate(sim.centre)
+              if c is not None and not sim.cknown[i] and not int(st_[kernel.O_UP]) >> i & 1]
+    assert slots == len(unseen)
+    assert groups == len(runs) + (1 if slots else 0)
+    assert sorted(runs) == list(range(1 if slots else 0, groups))
+    for g in range(groups):
+        row = rows[g]
+        assert abs(row.sum() - 1) < 1e-9 or row.sum() == 0
+        assert row[0] == 0 and (row >= 0).all()
     # a run holds no value outside the range its known neighbours allow (the true cards are inside it)
-    for (s, pos), (g, size) in spread.run_at.items():
-        true = game.hands[s][pos]
-        assert spread.rows[g][true] > 0
-    if spread.centre is not None:
-        for i, c in enumerate(game.centre):
-            if c is not None and not sim.cknown[i]:
-                assert spread.centre[c] > 0
+    for g, places in runs.items():
+        for s, pos in places:
+            assert rows[g][game.hands[s][pos]] > 0
+    if slots:
+        for i in unseen:
+            assert rows[0][game.centre[i]] > 0
 
 
 def test_the_model_starts_its_turns_about_as_well_as_the_exact_advisor() -> None:

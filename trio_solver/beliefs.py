@@ -36,11 +36,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _args, limits
+from . import _args, kernel, limits
 from .errors import ViewError
 from .facts import MAX_SWAP_BUDGET, POOL, STATE_BUDGET, Facts, Row, extract
 from .reveal import Reveal
@@ -91,6 +91,55 @@ def _support(arr: np.ndarray, axes: int) -> tuple[list[int], list[int]] | None:
     if len(nz[0]) == 0:
         return None
     return [int(nz[i].min()) for i in range(axes)], [int(nz[i].max()) for i in range(axes)]
+
+
+_RowTerms = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...],
+                  tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]
+
+
+@lru_cache(maxsize=512)
+def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: bool, implicit: bool,
+                 rows: tuple[_RowTerms, ...]) -> tuple[tuple[tuple[int, ...], int, tuple[int, ...], int], ...]:
+    """The transitions of value ``u`` (``total`` hidden copies): (counts x of the explicit rows, implicit
+    count, flag bits flipping, prior weight), a pure function of the rows' terms at ``u``, memoised.
+
+    Without swaps the weight is the multinomial ``r!/prod x!``. A hand whose dealt
+    cards differ from its cards now is weighed by its dealt counts (``Row.offset``
+    and, for tracked swaps, the bits flipping at ``u``), and each swap card by the
+    number of cards of that value its hand held when it was chosen. ``rows`` gives, per
+    row (explicit then implicit), its offset at ``u``, the extras of its known choices of
+    ``u``, its dealt terms and its tracked choices ``(bit, extra at u, terms)``.
+    """
+    offsets = [r[0] for r in rows]
+    chooser = [r[1] for r in rows]
+    plain = not any(offsets) and not any(chooser) and flags == 0
+    out: list[tuple[tuple[int, ...], int, tuple[int, ...], int]] = []
+    flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(1 << flags)]
+    for x, rest, w in _compositions(len(cdims), total):
+        if any(xi > d - 1 for xi, d in zip(x, cdims)):
+            continue
+        if plain:
+            out.append((x, rest, (), 1 if unit else w))
+            continue
+        counts = x + (rest,) if implicit else x
+        for phi in flips:
+            on = set(phi)
+            dealt = [c + r[0] + sum(coef for bit, coef in r[2] if bit in on) for c, r in zip(counts, rows)]
+            if any(c < 0 for c in dealt):
+                continue
+            weight = math.factorial(sum(dealt))
+            for c in dealt:
+                weight //= math.factorial(c)
+            for c, extras in zip(counts, chooser):
+                for extra in extras:
+                    weight *= max(c + extra, 0)
+            for c, r in zip(counts, rows):
+                for bit, extra, terms in r[3]:
+                    if bit in on:
+                        weight *= max(c + extra + sum(coef for b, coef in terms if b in on), 0)
+            if weight:
+                out.append((x, rest, phi, 1 if unit else weight))
+    return tuple(out)
 
 
 class _Lattice:
@@ -155,46 +204,13 @@ class _Lattice:
 
     # -- construction -------------------------------------------------------------
     def _weighted(self, u: int, total: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...], int]]:
-        """The transitions of value ``u``: (counts x, implicit count, flag bits flipping, prior weight).
-
-        Without swaps the weight is the multinomial ``r!/prod x!``. A hand whose dealt
-        cards differ from its cards now is weighed by its dealt counts (``Row.offset``
-        and, for tracked swaps, the bits flipping at ``u``), and each swap card by the
-        number of cards of that value its hand held when it was chosen.
-        """
+        """The transitions of value ``u``: (counts x, implicit count, flag bits flipping, prior weight);
+        see :func:`_transitions` (shared between positions whose rows agree at ``u``)."""
+        limits.check("beliefs", self.deadline)
         rows = self.explicit + ([self.implicit] if self.implicit is not None else [])
-        offsets = [r.offset[u] for r in rows]
-        chooser = [[extra for value, extra in r.choices if value == u] for r in rows]
-        plain = not any(offsets) and not any(chooser) and self.F == 0
-        out: list[tuple[tuple[int, ...], int, tuple[int, ...], int]] = []
-        flips = [tuple(b for b in range(self.F) if mask >> b & 1) for mask in range(1 << self.F)]
-        for x, rest, w in _compositions(self.R, total):
-            limits.check("beliefs", self.deadline)
-            if any(xi > d - 1 for xi, d in zip(x, self.cdims)):
-                continue
-            if plain:
-                out.append((x, rest, (), 1 if self.unit else w))
-                continue
-            counts = x + (rest,) if self.implicit is not None else x
-            for phi in flips:
-                on = set(phi)
-                dealt = [c + o + sum(coef for bit, coef in r.dealt_terms if bit in on)
-                         for c, o, r in zip(counts, offsets, rows)]
-                if any(c < 0 for c in dealt):
-                    continue
-                weight = math.factorial(sum(dealt))
-                for c in dealt:
-                    weight //= math.factorial(c)
-                for c, extras in zip(counts, chooser):
-                    for extra in extras:
-                        weight *= max(c + extra, 0)
-                for c, r in zip(counts, rows):
-                    for tc in r.tracked_choices:
-                        if tc.bit in on:
-                            weight *= max(c + tc.extra[u] + sum(coef for bit, coef in tc.terms if bit in on), 0)
-                if weight:
-                    out.append((x, rest, phi, 1 if self.unit else weight))
-        return out
+        terms = tuple((r.offset[u], tuple(extra for value, extra in r.choices if value == u), tuple(r.dealt_terms),
+                       tuple((tc.bit, tc.extra[u], tc.terms) for tc in r.tracked_choices)) for r in rows)
+        return list(_transitions(u, total, self.cdims, self.F, self.unit, self.implicit is not None, terms))
 
     def _axis(self, axis: int, length: int) -> np.ndarray:
         shape = [1] * (self.R + self.F)
@@ -492,43 +508,46 @@ class _Lattice:
         return out
 
     # -- sampling -------------------------------------------------------------------
-    def sample(self, rng: random.Random) -> tuple[list[list[int]], dict[int, int]]:
-        """One count matrix drawn exactly from the posterior: ``m[i][v]`` (explicit rows, then implicit),
-        and the value of every tracked swap bit (bit -> the card's value)."""
-        nrows = self.R + (self.implicit is not None)
-        m = [[0] * 13 for _ in range(nrows)]
-        bits: dict[int, int] = {}
-        s = self.final
-        for u in range(12, 0, -1):
-            prev = self.alpha[u - 1]
-            choices = []
-            weights = []
-            for x, rest, phi, w in self.comps[u]:
-                p = list(si - xi for si, xi in zip(s, x))
-                if any(pi < 0 for pi in p):
-                    continue
-                flags = list(s[self.R:])
-                if any(flags[b] != 1 for b in phi):
-                    continue
-                for b in phi:
-                    flags[b] = 0
-                key = tuple(p) + tuple(flags)
-                wt = prev[key] * w
-                f = self._factor(u, x, rest)
-                if f is not None:
-                    wt = wt * f[tuple(p) + (0,) * self.F]
-                if wt:
-                    choices.append((x, rest, phi, key))
-                    weights.append(float(wt))
-            (x, rest, phi, key) = rng.choices(choices, weights=weights)[0]
-            for i, xi in enumerate(x):
-                m[i][u] = xi
-            if self.implicit is not None:
-                m[self.R][u] = rest
-            for b in phi:
-                bits[b] = u
-            s = key
-        return m, bits
+    @cached_property
+    def packed(self) -> Packed:
+        """The forward tables and transitions as flat arrays for the compiled sampler
+        (:func:`trio_solver.kernel.sample_counts`, which walks the lattice backwards from the final
+        state, choosing each value's transition with probability proportional to the forward weight
+        of its source: an exact draw from the posterior)."""
+        R, F = self.R, self.F
+        dims = self.dims
+        n_states = int(np.prod(dims)) if dims else 1
+        strides = [1] * len(dims)
+        for i in range(len(dims) - 2, -1, -1):
+            strides[i] = strides[i + 1] * dims[i + 1]
+        comps = [c for u in range(1, 13) for c in self.comps[u]]
+        comp_off = [0, 0]
+        for u in range(1, 13):
+            comp_off.append(comp_off[-1] + len(self.comps[u]))
+        avoid_off = [0, 0]
+        avoid: list[tuple[int, int, int]] = []
+        for u in range(1, 13):
+            avoid += self.avoid[u] if self.read is not None else []
+            avoid_off.append(len(avoid))
+        header = [R, F, n_states, len(comps), len(avoid)]
+        ints = np.array(header + strides + list(self.final) + comp_off + [c[1] for c in comps]
+                        + [sum(1 << b for b in c[2]) for c in comps] + avoid_off + self.placed, dtype=np.int64)
+        alpha = np.stack([np.asarray(a, dtype=np.float64).reshape(-1) for a in self.alpha]).reshape(-1)
+        floats = np.concatenate([alpha, np.array([float(c[3]) for c in comps], dtype=np.float64),
+                                 np.array([1.0 if self.read is None else float(self.read)])])
+        comp_x = np.array([c[0] for c in comps], dtype=np.int64).reshape(len(comps), R)
+        avoid_arr = np.array(avoid, dtype=np.int64).reshape(len(avoid), 3)
+        return Packed(floats, ints, comp_x, avoid_arr)
+
+
+class Packed(NamedTuple):
+    """A lattice as the compiled sampler reads it (:meth:`_Lattice.packed`; the layout is
+    :func:`trio_solver.kernel.draw_state`'s)."""
+
+    floats: np.ndarray
+    ints: np.ndarray
+    comp_x: np.ndarray
+    avoid: np.ndarray
 
 
 class Beliefs:
@@ -937,14 +956,35 @@ class Beliefs:
         return float(self.joint_batch(value, lows, highs, np.array([pool]))[0])
 
     # -- sampling -----------------------------------------------------------------------------
+    def rows(self) -> list[Row]:
+        """The hidden rows in the order of the count matrices the sampler draws (see :attr:`packed`)."""
+        lat = self._lat
+        return lat.explicit + ([lat.implicit] if lat.implicit is not None else [])
+
+    @property
+    def packed(self) -> Packed:
+        """The lattice as the compiled sampler reads it (:func:`trio_solver.kernel.draw_state`)."""
+        return self._lat.packed
+
     def sample(self, rng: random.Random) -> Placement:
-        """One complete placement of the cards now in play, drawn exactly from the posterior
+        """One complete placement of the cards now in play, drawn exactly from the posterior by the
+        compiled sampler, its generator keyed by 64 bits of ``rng``
         (:class:`~trio_solver.errors.ViewError` unless ``rng`` is a :class:`random.Random`)."""
         _args.rng("rng", rng, ViewError)
         self._require()
         facts = self.facts
-        m, bits = self._lat.sample(rng)
-        order = self._lat.explicit + ([self._lat.implicit] if self._lat.implicit is not None else [])
+        lat = self._lat
+        p = lat.packed
+        m = np.zeros((lat.R + 1, 13), np.int64)
+        bits = np.zeros(max(lat.F, 1), np.int64)
+        state = kernel.stream(np.uint64(rng.getrandbits(64)), 0)
+        ints = p.ints
+        states, transitions = int(ints[2]), int(ints[3])
+        strides, final, comp_off, rest, phi, avoid_off, placed = kernel.unpack(ints)
+        kernel.sample_counts(p.floats[:13 * states].reshape(13, states), strides, lat.R, lat.F, final, comp_off,
+                             p.comp_x, rest, phi, p.floats[13 * states:13 * states + transitions], avoid_off,
+                             p.avoid, float(p.floats[-1]), placed, state, m, bits)
+        order = self.rows()
         n = self.view.rules.players
         hands: list[tuple[int, ...]] = [()] * n
         centre: list[int | None] = [None] * len(facts.table.centre_present)
@@ -960,7 +1000,7 @@ class Beliefs:
             hands[facts.seat] = facts.hand
         for slot, v in facts.known_slots.items():
             centre[slot] = v
-        swaps = tuple((t.event, (bits[2 * t.index], bits[2 * t.index + 1])) for t in facts.tracked)
+        swaps = tuple((t.event, (int(bits[2 * t.index]), int(bits[2 * t.index + 1]))) for t in facts.tracked)
         return Placement(tuple(hands), tuple(centre), swaps)
 
     # -- words -------------------------------------------------------------------------------------

@@ -32,10 +32,10 @@ from .swaps import pairing_swap
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
 from .search import advise
-from .replay import steps
+from .replay import StepReader
 from .view import PlayerView
 
-__all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory"]
+__all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory", "MemoryTracker"]
 
 
 @runtime_checkable
@@ -99,9 +99,42 @@ class Memory:
     @classmethod
     def of(cls, view: PlayerView) -> Memory:
         """Replay the public history of ``view`` and remember every card shown."""
+        return MemoryTracker(view).update(view)
+
+    def known(self, view: PlayerView, r: Reveal) -> int | None:
+        """The value ``r`` would show now, if remembered."""
+        if r.is_centre:
+            return self.slots.get(r.index)
+        pos = view.position(r)
+        s = r.index
+        if r.kind == "lowest":
+            depth, lst = pos, self.low[s]
+        else:
+            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
+        return lst[depth] if depth < len(lst) else None
+
+
+class MemoryTracker:
+    """The public memory of one game, kept up to date one step at a time as the game's views come in
+    (:meth:`update`), so that a bot does not replay the history at every decision."""
+
+    def __init__(self, view: PlayerView) -> None:
         n = view.rules.players
-        mem = cls([[] for _ in range(n)], [[] for _ in range(n)], {})
-        for step in steps(view.rules, view.first_player, view.events):
+        self.rules, self.first_player = view.rules, view.first_player
+        self.reader = StepReader(view.rules, view.first_player)
+        self.public = Memory([[] for _ in range(n)], [[] for _ in range(n)], {})
+
+    def follows(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a later position of the game followed so far."""
+        return (view.rules == self.rules and view.first_player == self.first_player
+                and self.reader.follows(view.events))
+
+    def update(self, view: PlayerView) -> Memory:
+        """What ``view``'s seat remembers now (``view`` must :meth:`follow <follows>`): the public memory,
+        updated with the steps since the last update, and the seat's own hand. Valid until the next
+        update."""
+        mem = self.public
+        for step in self.reader.read(view.events):
             if step.swap is not None:
                 for s in step.swap.seats:
                     mem.low[s] = []
@@ -121,22 +154,25 @@ class Memory:
                     mem.high[s] = mem.high[s][hi:][:sizes[s]]
                 for c in trio.slots:
                     mem.slots.pop(c, None)
-        if view.hand is not None and view.seat is not None:
-            mem.low[view.seat] = list(view.hand)
-            mem.high[view.seat] = list(reversed(view.hand))
-        return mem
+        if view.hand is None or view.seat is None:
+            return mem
+        low, high = mem.low[:], mem.high[:]
+        low[view.seat] = list(view.hand)
+        high[view.seat] = list(reversed(view.hand))
+        return Memory(low, high, mem.slots)
 
-    def known(self, view: PlayerView, r: Reveal) -> int | None:
-        """The value ``r`` would show now, if remembered."""
-        if r.is_centre:
-            return self.slots.get(r.index)
-        pos = view.position(r)
-        s = r.index
-        if r.kind == "lowest":
-            depth, lst = pos, self.low[s]
-        else:
-            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
-        return lst[depth] if depth < len(lst) else None
+
+class _Remembering:
+    """A bot's perfect memory: its :class:`MemoryTracker` of the game its views come from, updated step
+    by step (a view of another game starts it afresh)."""
+
+    def __init__(self) -> None:
+        self._tracker: MemoryTracker | None = None
+
+    def __call__(self, view: PlayerView) -> Memory:
+        if self._tracker is None or not self._tracker.follows(view):
+            self._tracker = MemoryTracker(view)
+        return self._tracker.update(view)
 
 
 def _put(lst: list[int | None], depth: int, value: int) -> None:
@@ -179,10 +215,11 @@ class MemoryBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self._remember = _Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
-        mem = Memory.of(view)
+        mem = self._remember(view)
         legal = view.legal_reveals()
         face = view.turn
         if face:
@@ -303,16 +340,18 @@ class SolverBot:
     def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
         self.rng = rng
         self.leak_weight = leak_weight
+        self._remember = _Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
         beliefs = Beliefs(view)
         adv = advise(view, "trio", beliefs=beliefs)
+        mem = self._remember(view) if self.leak_weight and not view.turn else None
         scored = []
         for e in adv.evaluations:
             score = solver_score(view, e)
-            if self.leak_weight and not view.turn:
-                score -= self.leak_weight * _leak(view, e.reveal, e, beliefs)
+            if mem is not None:
+                score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
             scored.append((score, e))
         best = max(scored, key=lambda t: t[0])[1]
         return best.reveal
@@ -324,7 +363,7 @@ class SolverBot:
 
 
 
-def _leak(view: PlayerView, reveal: Reveal, e: object, beliefs: Beliefs) -> float:
+def _leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> float:
     """Chance that this first reveal fails and shows a card that completes a trio the next player can see.
 
     Approximated on remembered cards: after a failed turn the shown card's value ``v``
@@ -337,7 +376,6 @@ def _leak(view: PlayerView, reveal: Reveal, e: object, beliefs: Beliefs) -> floa
         dist = beliefs.centre().get(reveal.index, {})
     else:
         dist = beliefs.end(reveal)
-    mem = Memory.of(view)
     leak = 0.0
     for v, p in dist.items():
         if mem.known(view, reveal) == v:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import signal
 import sys
@@ -95,6 +96,24 @@ def _positive(text: str) -> int:
     return int(t)
 
 
+def _fraction(text: str, lo: float, hi: float) -> float:
+    try:
+        value = float(text) if len(text) <= 30 else math.nan
+    except ValueError:
+        value = math.nan
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"expected a number from {lo} to {hi}, got {_show(text)}")
+    return value
+
+
+def _confidence_arg(text: str) -> float:
+    return _fraction(text, 0.5, 1.0)
+
+
+def _precision_arg(text: str) -> float:
+    return _fraction(text, 0.0, 0.5)
+
+
 def _delay(text: str) -> float:
     try:
         value = float(text) if len(text) <= 30 else -1.0
@@ -112,8 +131,9 @@ def _bar(done: int, total: int, what: str) -> str:
 
 
 # defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
-_DEFAULT_EVALUATE = 400
-_DEFAULT_ADVISE = 200
+_DEFAULT_EVALUATE = 4000
+_DEFAULT_ADVISE = 2048
+_DEFAULT_ANALYSE = 256
 _DEFAULT_BUDGET = 1920
 
 
@@ -256,8 +276,10 @@ def cmd_advise(args: argparse.Namespace) -> str:
     from .protocol import advise_result
 
     record = _load(args.file)
+    if args.objective != "game" and args.confidence is not None:
+        raise UsageError("--confidence is for --objective game")
     advice, data = advise_result(record, args.seat, args.after, args.objective, samples=args.samples,
-                                 seed=args.seed)
+                                 seed=args.seed, confidence=args.confidence)
     if args.json:
         return json.dumps(data)
     from .advice_text import advice_text
@@ -275,7 +297,8 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
     from .render import seat_name
 
     record = _load(args.file)
-    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed)
+    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed,
+                                   precision=args.precision)
     after = data["after"]
     if args.json:
         return json.dumps(data)
@@ -307,7 +330,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
             sys.stderr.write(_bar(done, total, "positions analysed"))
             sys.stderr.flush()
 
-    result = analysis_of(record, progress, samples=_samples(args), seed=args.seed)
+    result = analysis_of(record, progress, samples=_samples(args), seed=args.seed, confidence=_confidence(args))
     if show:
         sys.stderr.write("\n")
     if args.html:
@@ -319,6 +342,12 @@ def cmd_analyse(args: argparse.Namespace) -> str:
     if args.html:
         text += f"\nHTML report written to {args.html}"
     return text
+
+
+def _confidence(args: argparse.Namespace) -> float | None:
+    if args.quick and args.confidence is not None:
+        raise UsageError("--quick judges by the turn only: it takes no --confidence")
+    return args.confidence  # type: ignore[no-any-return]
 
 
 def _samples(args: argparse.Namespace) -> int:
@@ -353,7 +382,8 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
 
     _check_backend_args(args)
     result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed,
-                           backend=args.backend, ray_address=args.ray_address, on_note=_note)
+                           confidence=_confidence(args), backend=args.backend, ray_address=args.ray_address,
+                           on_note=_note)
     if show:
         sys.stderr.write("\n")
     if not result.analysed:
@@ -582,21 +612,26 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--objective", choices=("trio", "win", "game"), default="trio",
                     help="what to maximise (default trio; game: the chance to win the game, by playouts)")
     sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
-                    help="--objective game: posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+                    help="--objective game: the most posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
     sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
+                    help="--objective game: stop once the ranking is clear at this confidence (default 0.95; 1: "
+                         "every reveal on every deal)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
     sp.epilog = ("The model of play behind the playouts (trio_solver/rollout.py): every player has perfect "
                  "memory and its own hand; it starts a turn with the reveal likeliest to give a trio (a winning "
                  "trio weighs four times), reckoned by counting the unaccounted cards and the order of hands, "
-                 "then reveals known cards of the value shown, else the likeliest place. It plays about as "
-                 "well as the solver bot. No swaps during a playout.")
+                 "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
+                 "playout.")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
-                    help="playouts (default %d)" % _DEFAULT_EVALUATE)
+                    help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
+    sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",
+                    help="stop once each side's standard error is at most E (default 0.02; 0: all --samples)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
@@ -611,12 +646,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "(a collection)")
     add_backend_options(sp, "games of a collection")
     sp.add_argument("--samples", type=_positive, default=None, metavar="K",
-                    help="playouts per candidate reveal when judging by the chance to win the game (default 48; "
-                         "more is steadier and slower)")
+                    help="the most posterior deals per candidate reveal when judging by the chance to win the game "
+                         "(default %d)" % _DEFAULT_ANALYSE)
+    sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
+                    help="stop playing out a decision once its label is clear at this confidence (default 0.95; "
+                         "1: every reveal on every deal)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the playouts (default 0; same seed, same figures)")
     sp.add_argument("--quick", action="store_true",
-                    help="judge by the chances of the turn only (trio chance + win now): seconds instead of a "
-                         "minute a game, no win-chance curve")
+                    help="judge by the chances of the turn only (trio chance + win now): faster, no win-chance "
+                         "curve")
     sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
 
     sp = add("simulate", cmd_simulate, "play many games between bots and rank them")
@@ -757,6 +795,7 @@ def _silence_stdout() -> None:
 
 #: Arguments of the library that the commands take as options: their errors name the option.
 _OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed",
+              "confidence": "--confidence", "precision": "--precision",
               "swap_budget": "--swap-budget", "objective": "--objective", "limit": "--list",
               "time limit": "--time-limit"}
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from .parallel import run_tasks
 from .analysis import DEFAULT_SAMPLES, Analysis, analyse
+from .stopping import DEFAULT_CONFIDENCE
 from .errors import TrioError
 from .record import Record
 
@@ -49,13 +50,13 @@ class GameOutcome:
     error: str | None = None
 
 
-def _analyse_path(job: tuple[str, int, int]) -> GameOutcome:
-    path, samples, seed = job
+def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
+    path, samples, seed, confidence = job
     try:
         record = Record.load(path)
         if not record.known_seats():
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
-        return GameOutcome(path, analyse(record, samples=samples, seed=seed))
+        return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence))
     except TrioError as e:
         return GameOutcome(path, None, str(e))
     except OSError as e:
@@ -165,16 +166,16 @@ class Collection:
 
 def analyse_files(paths: Sequence[str], *, workers: int | None = None,
                   progress: Callable[[int, int], None] | None = None, samples: int = DEFAULT_SAMPLES,
-                  seed: int = 0, backend: str = "local", ray_address: str | None = None,
-                  on_note: Callable[[str], None] | None = None) -> Collection:
+                  seed: int = 0, confidence: float | None = None, backend: str = "local",
+                  ray_address: str | None = None, on_note: Callable[[str], None] | None = None) -> Collection:
     """Analyse every record of ``paths`` (in order) as :func:`~trio_solver.analysis.analyse` does with
-    ``samples`` and ``seed``; ``progress(done, total)`` after each.
+    ``samples``, ``seed`` and ``confidence`` (``None``: the default); ``progress(done, total)`` after each.
 
     The games run through :func:`trio_solver.parallel.run_tasks` (``backend`` ``"local"``: processes of
     this machine, ``"ray"``: Ray tasks, retried if a worker dies); the results do not depend on the
     backend or on ``workers``."""
     out = Collection()
-    jobs = [(p, samples, seed) for p in paths]
+    jobs = [(p, samples, seed, DEFAULT_CONFIDENCE if confidence is None else confidence) for p in paths]
 
     def done(outcome: GameOutcome) -> None:
         out.outcomes.append(outcome)

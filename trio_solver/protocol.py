@@ -21,6 +21,8 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 from ._json import strict_loads
 from .errors import RecordError, TrioError
 from .record import MAX_RECORD_BYTES, Record
+from .stopping import DEFAULT_CONFIDENCE
+from .stopping import MAX_DEALS as MAX_SAMPLES
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -114,11 +116,12 @@ def beliefs_of(record: Record, seat: int | None | str = "default", after: int | 
 
 
 def advise_result(record: Record, seat: int | None | str = "default", after: int | None = None,
-                  objective: str = "trio", *, samples: int | None = None, seed: int = 0) -> tuple[Advice, dict[str, Any]]:
+                  objective: str = "trio", *, samples: int | None = None, seed: int = 0,
+                  confidence: float | None = None) -> tuple[Advice, dict[str, Any]]:
     """The :class:`~trio_solver.search.Advice` for the seat to move and the JSON of ``advise --json``.
 
-    ``objective`` is ``trio``, ``win`` or ``game`` (ranked by the chance to win the game, from
-    ``samples`` posterior deals drawn from ``seed``)."""
+    ``objective`` is ``trio``, ``win`` or ``game`` (ranked by the chance to win the game, from at most
+    ``samples`` posterior deals drawn from ``seed``, until the ranking is clear at ``confidence``)."""
     from .search import advise
 
     if seat == "all" or seat is None:
@@ -129,7 +132,8 @@ def advise_result(record: Record, seat: int | None | str = "default", after: int
     if objective == "game":
         from .evaluate import DEFAULT_ADVISE_SAMPLES, advise_game
 
-        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed)
+        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed,
+                             confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
     else:
         advice = advise(view, objective)  # type: ignore[arg-type]
     data = advice.to_json()
@@ -138,29 +142,34 @@ def advise_result(record: Record, seat: int | None | str = "default", after: int
 
 
 def evaluate_result(record: Record, seat: int | None | str = "default", after: int | None = None, *,
-                    samples: int | None = None, seed: int = 0) -> tuple[GameEvaluation, dict[str, Any]]:
-    """The :class:`~trio_solver.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``)."""
-    from .evaluate import DEFAULT_SAMPLES, evaluate
+                    samples: int | None = None, seed: int = 0,
+                    precision: float | None = None) -> tuple[GameEvaluation, dict[str, Any]]:
+    """The :class:`~trio_solver.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
+    at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
+    from .evaluate import DEFAULT_PRECISION, DEFAULT_SAMPLES, evaluate
 
     if seat == "all":
         raise RecordError("seat", "evaluate is for one seat or 'none' (a spectator)")
     view = record.view(seat, after)
-    result = evaluate(view, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed)
+    result = evaluate(view, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed,
+                      precision=DEFAULT_PRECISION if precision is None else precision)
     after_n = len(view.events) if after is None else after
     data: dict[str, Any] = result.to_json(after_n)
     return result, data
 
 
 def analysis_of(record: Record, progress: Callable[[int, int], None] | None = None, *,
-                samples: int | None = None, seed: int = 0) -> Analysis:
+                samples: int | None = None, seed: int = 0, confidence: float | None = None) -> Analysis:
     """The :class:`~trio_solver.analysis.Analysis` of ``analyse``; its ``to_json()`` is ``analyse --json``.
 
-    ``samples``: playouts per candidate reveal (``None``: the default; ``0``: judge by the turn only)."""
+    ``samples``: the most posterior deals per candidate reveal (``None``: the default; ``0``: judge by
+    the turn only); ``confidence``: at which each label counts as clear (``None``: the default)."""
     from .analysis import DEFAULT_SAMPLES, analyse
 
     if not record.known_seats():
         raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
-    return analyse(record, progress, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed)
+    return analyse(record, progress, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed,
+                   confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
 
 
 # -- reading requests ------------------------------------------------------------------
@@ -242,6 +251,17 @@ class _Args:
                       else f"expected {minimum} or more, got {x}")
         return x
 
+    def float_(self, key: str, minimum: float, maximum: float) -> float | None:
+        """A finite number ``minimum`` to ``maximum`` (``None`` when absent)."""
+        x = self._get(key)
+        if x is None:
+            return None
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not minimum <= x <= maximum:
+            self.fail(key, f"expected a number from {minimum} to {maximum}, got {_kind(x)}"
+                      if isinstance(x, bool) or not isinstance(x, (int, float)) else
+                      f"expected a number from {minimum} to {maximum}, got {x}")
+        return float(x)
+
     def str_(self, key: str, default: str | None = None) -> str | None:
         x = self._get(key)
         if x is None:
@@ -317,35 +337,38 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     after = a.int_("after")
     objective = a.str_("objective", "trio")
     assert objective is not None
-    samples = a.int_("samples", minimum=1)
+    samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
     seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
     assert seed is not None
+    confidence = a.float_("confidence", 0.5, 1.0)
     a.done()
     if objective != "game" and samples is not None:
         a.fail("samples", "only for objective 'game'")
-    return advise_result(record, seat, after, objective, samples=samples, seed=seed)[1]
+    if objective != "game" and confidence is not None:
+        a.fail("confidence", "only for objective 'game'")
+    return advise_result(record, seat, after, objective, samples=samples, seed=seed, confidence=confidence)[1]
 
 
 def _op_evaluate(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
     after = a.int_("after")
-    samples = a.int_("samples", minimum=1)
+    samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
     seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
     assert seed is not None
+    precision = a.float_("precision", 0.0, 0.5)
     a.done()
-    return evaluate_result(record, seat, after, samples=samples, seed=seed)[1]
+    return evaluate_result(record, seat, after, samples=samples, seed=seed, precision=precision)[1]
 
 
 def _op_analyse(a: _Args) -> dict[str, Any]:
-    from .evaluate import MAX_SAMPLES
-
     record = a.record()
     samples = a.int_("samples", minimum=0, maximum=MAX_SAMPLES)  # 0: by the turn only, as --quick
     seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
     assert seed is not None
+    confidence = a.float_("confidence", 0.5, 1.0)
     a.done()
-    data: dict[str, Any] = analysis_of(record, samples=samples, seed=seed).to_json()
+    data: dict[str, Any] = analysis_of(record, samples=samples, seed=seed, confidence=confidence).to_json()
     return data
 
 

@@ -31,7 +31,8 @@ from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, where
 from .reveal import Reveal, Revealed
 from .rules import COPIES, Rules
 
-__all__ = ["Table", "TrioTaken", "Outcome", "Step", "steps", "drive", "Target", "CheapContradictions"]
+__all__ = ["Table", "TrioTaken", "Outcome", "Step", "steps", "StepReader", "drive", "drive_reveal", "drive_swap", "Target",
+           "CheapContradictions"]
 
 _CENTRE = tuple(Reveal.centre(i) for i in range(16))
 _LOWEST = tuple(Reveal.lowest(i) for i in range(16))
@@ -442,20 +443,56 @@ class Step:
 
 def steps(rules: Rules, first_player: int, events: Sequence[Event]) -> Iterator[Step]:
     """Replay a valid public history (a turn in progress may end it), one :class:`Step` per reveal or swap."""
-    table = Table(rules, first_player)
-    for i, e in enumerate(events):
-        if isinstance(e, Swap):
-            table.apply_swap(e.seats, e.cards)
-            yield Step(i, 0, table, swap=e)
-            continue
-        for j, (r, v) in enumerate(e.reveals):
-            pos = depth = None
-            if r.kind != "centre":
-                pos = table.position(r)
-                lo, hi = table.used(r.index)
-                depth = lo if r.kind == "lowest" else hi
-            status = table.apply_reveal(r, v)
-            yield Step(i, j, table, r, v, pos, depth, status, table.last_trio)
+    return StepReader(rules, first_player).read(events)
+
+
+class StepReader:
+    """:func:`steps` that goes on: :meth:`read` a history, then the same history grown by later events
+    (or later reveals of its last turn), each step replayed once."""
+
+    def __init__(self, rules: Rules, first_player: int) -> None:
+        self.table = Table(rules, first_player)
+        self.events: tuple[Event, ...] = ()
+        # the next step to read: reveal ``_next[1]`` of event ``_next[0]``
+        self._next = (0, 0)
+
+    def follows(self, events: Sequence[Event]) -> bool:
+        """Whether ``events`` is the history read so far, grown (so :meth:`read` can go on)."""
+        i, j = self._next
+        if len(events) < len(self.events) or tuple(events[:i]) != self.events[:i]:
+            return False
+        if i == len(self.events):
+            return True
+        last, now = self.events[i], events[i]
+        return (isinstance(last, Turn) and isinstance(now, Turn) and now.seat == last.seat
+                and now.reveals[:j] == last.reveals[:j])
+
+    def read(self, events: Sequence[Event]) -> Iterator[Step]:
+        """The steps of ``events`` not read yet (``events`` must :meth:`follow <follows>` what was read)."""
+        table = self.table
+        self.events = tuple(events)
+        i, j = self._next
+        while i < len(events):
+            e = events[i]
+            if isinstance(e, Swap):
+                table.apply_swap(e.seats, e.cards)
+                self._next = (i + 1, 0)
+                yield Step(i, 0, table, swap=e)
+            else:
+                for k in range(j, len(e.reveals)):
+                    r, v = e.reveals[k]
+                    pos = depth = None
+                    if r.kind != "centre":
+                        pos = table.position(r)
+                        lo, hi = table.used(r.index)
+                        depth = lo if r.kind == "lowest" else hi
+                    status = table.apply_reveal(r, v)
+                    # the last turn may grow: stay on it until a later event comes
+                    self._next = (i, k + 1) if i == len(events) - 1 else (i + 1, 0)
+                    yield Step(i, k, table, r, v, pos, depth, status, table.last_trio)
+                if i < len(events) - 1:
+                    self._next = (i + 1, 0)
+            i, j = i + 1, 0
 
 
 # ---------------------------------------------------------------------------
@@ -490,15 +527,16 @@ T = TypeVar("T")
 
 
 def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, list[int] | None] = (None, None),
-          on_event: Callable[[T], None] | None = None) -> list[Event]:
+          on_event: Callable[[T], None] | None = None, checker: CheapContradictions | None = None) -> list[Event]:
     """Replay ``events`` onto ``target``, checking every rule; return the events with their values.
 
     ``own`` is the viewer's seat and hand (changed in place as it changes) for the
     contradiction checks. Raises :class:`~trio_solver.errors.RecordError` naming the
-    event (and reveal) at fault. ``on_event`` sees the state after each event.
+    event (and reveal) at fault. ``on_event`` sees the state after each event. ``checker`` (new if
+    ``None``) keeps the contradiction checks' memory, to go on from where this replay ends.
     """
     table = target.table
-    checker = CheapContradictions(table.rules)
+    checker = checker if checker is not None else CheapContradictions(table.rules)
     seat, hand = own
     filled: list[Event] = []
     last = len(events) - 1
@@ -506,20 +544,46 @@ def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, 
         if table.winner is not None:
             fail(where(i, event), f"the game is over: seat {table.winner} won at event {i - 1}", i)
         if isinstance(event, Swap):
-            loc = where(i, event)
-            try:
-                table.check_swap(event.seats)
-            except IllegalMoveError as e:
-                fail(loc, str(e), i)
-            target.swap(event, loc, i)
-            checker.hand_changed(event.seats[0])
-            checker.hand_changed(event.seats[1])
+            drive_swap(target, checker, i, event)
             filled.append(event)
         else:
             filled.append(_drive_turn(target, checker, i, event, seat, hand, last))
         if on_event is not None:
             on_event(target.snapshot(filled))
     return filled
+
+
+def drive_swap(target: Target[T], checker: CheapContradictions, i: int, event: Swap) -> None:
+    """Event ``i``, a swap, onto ``target``, every rule checked (:func:`drive`'s step for a swap)."""
+    loc = where(i, event)
+    try:
+        target.table.check_swap(event.seats)
+    except IllegalMoveError as e:
+        fail(loc, str(e), i)
+    target.swap(event, loc, i)
+    checker.hand_changed(event.seats[0])
+    checker.hand_changed(event.seats[1])
+
+
+def drive_reveal(target: Target[T], checker: CheapContradictions, loc: str, i: int, reveal: Reveal,
+                 recorded: int | None, seat: int | None, hand: list[int] | None) -> tuple[TurnStatus, Revealed]:
+    """One reveal onto ``target``, every rule and every cheap contradiction checked (:func:`drive`'s step
+    for a reveal; ``loc`` names it in errors, ``seat``/``hand`` are the viewer's, changed in place)."""
+    table = target.table
+    try:
+        table.check_reveal(reveal)
+    except IllegalMoveError as e:
+        fail(loc, str(e), i)
+    value = target.value(reveal, recorded, loc, i)
+    checker.check(loc, i, table, reveal, value, hand, seat)
+    status = target.reveal(reveal, value)
+    trio = table.last_trio
+    if trio is not None:
+        checker.trio_taken(trio)
+        if hand is not None and seat is not None:
+            lo, hi = trio.from_hand(seat)
+            hand[:] = hand[lo: len(hand) - hi]
+    return status, Revealed(reveal, value)
 
 
 def _drive_turn(target: Target[T], checker: CheapContradictions, i: int, event: RawTurn,
@@ -533,20 +597,8 @@ def _drive_turn(target: Target[T], checker: CheapContradictions, i: int, event: 
         loc = where(i, event, j)
         if status is not TurnStatus.ONGOING:
             fail(loc, f"the turn already ended ({status.value}) at reveal {j - 1}", i)
-        try:
-            table.check_reveal(reveal)
-        except IllegalMoveError as e:
-            fail(loc, str(e), i)
-        value = target.value(reveal, recorded, loc, i)
-        checker.check(loc, i, table, reveal, value, hand, seat)
-        status = target.reveal(reveal, value)
-        trio = table.last_trio
-        if trio is not None:
-            checker.trio_taken(trio)
-            if hand is not None and seat is not None:
-                lo, hi = trio.from_hand(seat)
-                hand[:] = hand[lo: len(hand) - hi]
-        shown.append(Revealed(reveal, value))
+        status, r = drive_reveal(target, checker, loc, i, reveal, recorded, seat, hand)
+        shown.append(r)
     if status is TurnStatus.ONGOING and i != last:
         fail(where(i, event), f"the turn stops after {len(shown)} equal value(s) although reveals are "
              "left; only the last event may be a turn in progress", i)
@@ -565,6 +617,12 @@ class CheapContradictions:
         self.lo0: list[tuple[int, int] | None] = [None] * n
         self.hi0: list[tuple[int, int] | None] = [None] * n
         self.slot: dict[int, int] = {}
+
+    def copy(self) -> CheapContradictions:
+        """An independent copy, to go on replaying from here twice."""
+        c = CheapContradictions.__new__(CheapContradictions)
+        c.lo0, c.hi0, c.slot = self.lo0[:], self.hi0[:], dict(self.slot)
+        return c
 
     def hand_changed(self, seat: int) -> None:
         """Forget what ``seat``'s ends showed (its hand changed)."""

@@ -1,11 +1,12 @@
-"""Fast playouts: a compact copy of the true state and the *rollout model* of how players play.
+"""The *rollout model* of how players play, and Python's handle on the compiled playouts.
 
 :mod:`trio_solver.evaluate` plays many games to their end from deals drawn exactly
-from the posterior. :class:`~trio_solver.engine.Game` keeps an undo history and a
-public table for every reveal, which costs more than the playouts can afford, so
-this module holds a small state of its own (hands, centre, who knows which card)
-and plays turns on it with the same rules. The tests check it against the engine
-on random games.
+from the posterior. They run in the compiled kernel (:mod:`trio_solver.kernel`: a
+compact state, the turn rules, the win test and this model, in numba); this module
+builds the kernel's arrays from a view (:func:`rules_array`, :func:`state_array`),
+wraps one state as :class:`Sim` for tests and bots, and plays the model as a bot
+(:class:`ModelBot`). The tests hold the kernel equal to the engine on random games
+and the model equal, choice for choice, to a plain Python reference of it.
 
 **The rollout model**, the documented model of play behind every
 win chance of :mod:`trio_solver.evaluate`. Each player knows exactly what a player
@@ -33,10 +34,9 @@ change to that place. It plays deterministically:
    moment (the expert's swap search assumes it of the partner). No swaps are made
    during a playout (swaps already made are part of the sampled deal).
 
-This plays about as well as ``solver`` at a small fraction of its cost (it wins a
-third of 3-player games against two ``solver`` bots; see the README), so the
-playouts of :mod:`trio_solver.evaluate` are games between players of that strength.
-A playout longer than :data:`MAX_TURNS` turns is a draw, split evenly.
+Powers ``x ** m`` in these chances are taken by repeated squaring
+(:func:`trio_solver.kernel.ipow`). A playout longer than :data:`MAX_TURNS` turns is a
+draw, split evenly.
 """
 
 from __future__ import annotations
@@ -44,19 +44,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from . import kernel
 from .errors import ViewError
+from .kernel import MAX_TURNS
 from .replay import steps
 from .reveal import Reveal
-from .rules import COPIES, SEVEN, Mode, Rules
+from .rules import Mode, Rules
 from .view import PlayerView
 
 __all__ = ["Sim", "ModelBot", "PublicMemory", "public_memory", "MAX_TURNS", "Action", "CENTRE", "LOWEST", "HIGHEST",
            "to_action", "to_reveal"]
 
-#: Turns after which a playout stops as a draw (never reached by the rollout model in practice).
-MAX_TURNS = 3000
-
-CENTRE, LOWEST, HIGHEST = 0, 1, 2
+CENTRE, LOWEST, HIGHEST = kernel.CENTRE, kernel.LOWEST, kernel.HIGHEST
 _KIND = {"centre": CENTRE, "lowest": LOWEST, "highest": HIGHEST}
 _NAME = ("centre", "lowest", "highest")
 
@@ -133,85 +134,74 @@ def public_memory(view: PlayerView) -> PublicMemory:
                         tuple(v if p else None for v, p in zip(slots, view.centre_present)), tuple(in_progress))
 
 
-def _win_test(rules: Rules) -> Callable[[set[int]], bool]:
-    if rules.mode is Mode.SIMPLE:
-        return lambda held: SEVEN in held or len(held) >= 3
-    adj = {v: set(rules.link_graph.neighbors(v)) for v in range(1, 13)}
-    return lambda held: SEVEN in held or any(adj[v] & held for v in held)
+def rules_array(rules: Rules) -> np.ndarray:
+    """The kernel's array of ``rules`` (:mod:`trio_solver.kernel`: players, mode, sides, partners, links)."""
+    rp = np.zeros(kernel.RULES_SIZE, np.int64)
+    n = rules.players
+    rp[kernel.R_PLAYERS] = n
+    rp[kernel.R_PICANTE] = 1 if rules.mode is Mode.PICANTE else 0
+    rp[kernel.R_TEAMS] = len(rules.teams_of_seats)
+    for s in range(n):
+        rp[kernel.R_TEAMOF + s] = rules.team_of(s)
+        partner = rules.partner(s)
+        rp[kernel.R_PARTNER + s] = -1 if partner is None else partner
+    for a, b in rules.link_graph.edges:
+        rp[kernel.R_ADJ + a] |= 1 << b
+        rp[kernel.R_ADJ + b] |= 1 << a
+    return rp
 
 
-def _winning_values(rules: Rules) -> Callable[[set[int]], set[int]]:
-    if rules.mode is Mode.SIMPLE:
-        return lambda held: set(range(1, 13)) - held if len(held) >= 2 else {SEVEN} - held
-    adj = {v: set(rules.link_graph.neighbors(v)) for v in range(1, 13)}
+def state_array(view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
+                centre: Sequence[int | None]) -> np.ndarray:
+    """The kernel's state behind ``view`` for the given current hands and centre (``None``: an empty
+    slot; ``0`` anywhere: a card the state's user does not know), before the turn in progress is
+    replayed (:attr:`PublicMemory.turn`)."""
+    rules = view.rules
+    st = np.zeros(kernel.STATE_SIZE, np.int64)
+    for s, (h, known) in enumerate(zip(hands, memory.hands)):
+        base = s * kernel.HMAX
+        st[kernel.O_SIZE + s] = len(h)
+        for p, (v, k) in enumerate(zip(h, known)):
+            st[kernel.O_H + base + p] = v
+            st[kernel.O_K + base + p] = k is not None
+    st[kernel.O_NCENTRE] = len(centre)
+    for i, (c, k) in enumerate(zip(centre, memory.slots)):
+        st[kernel.O_C + i] = -1 if c is None else c
+        st[kernel.O_CK + i] = k is not None
+    for s, ts in enumerate(view.trios):
+        for v in ts:
+            st[kernel.O_TR + rules.team_of(s)] |= 1 << v
+    st[kernel.O_TOMOVE] = view.to_move
+    st[kernel.O_WINNER] = -1 if view.winner is None else view.winner
+    return st
 
-    def wv(held: set[int]) -> set[int]:
-        out = {SEVEN}
-        for v in held:
-            out |= adj[v]
-        return out - held
-    return wv
+
+def turn_actions(memory: PublicMemory) -> np.ndarray:
+    """The actions of the turn in progress, as kernel codes."""
+    return np.array([kernel.encode(*a) for a, _ in memory.turn], dtype=np.int64)
 
 
-def _extreme(q: list[float], m: int, lowest: bool) -> list[float]:
-    """Chance of each value for the smallest (``lowest``) or largest of ``m`` cards, each drawn with the
-    chances ``q`` (index 0 unused)."""
-    out = [0.0] * 13
-    beyond = 1.0  # chance that one card is not beyond v
-    for v in (range(1, 13) if lowest else range(12, 0, -1)):
-        rest = max(beyond - q[v], 0.0)
-        out[v] = beyond ** m - rest ** m
-        beyond = rest
-    return out
-
-
-@dataclass(frozen=True)
-class _Spread:
-    """Per value chances of the unknown places (see :meth:`Sim._spread`): ``centre`` for one unknown
-    centre card (``None``: none left), ``slots`` of them, the first at slot ``first``; ``rows[g]`` for
-    one card of run ``g``; ``run_at[(seat, position)]`` the run and its size at each end of a run."""
-
-    centre: list[float] | None
-    slots: int
-    first: int | None
-    rows: list[list[float]]
-    run_at: dict[tuple[int, int], tuple[int, int]]
-
+_STATUS = ("ongoing", "trio", "failure")
 
 #: chooses the next action for the seat to move: (sim, face value or 0) -> action or None (stuck)
 Chooser = Callable[["Sim", int], "Action | None"]
 
 
 class Sim:
-    """A compact true state of a game, with what every player remembers, for fast playouts.
+    """A compact true state of a game, with what every player remembers: a Python handle on the
+    compiled kernel's state (:mod:`trio_solver.kernel`), for tests, bots and one-off playouts.
 
-    Build it with :meth:`from_view` (a sampled placement behind a view) or
-    :meth:`from_state`. :meth:`playout` plays the rollout model to the end.
+    Build it with :meth:`from_view` (a placement behind a view). :meth:`playout` plays the rollout
+    model to the end. Batches of playouts go through :mod:`trio_solver.evaluate`, which calls the
+    kernel once per batch instead.
     """
 
-    __slots__ = ("rules", "n", "team_of", "hands", "known", "centre", "cknown", "trios", "to_move",
-                 "winner", "lo", "hi", "up", "face", "turns", "_win", "_wv")
+    __slots__ = ("rules", "rp", "st")
 
-    def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
-                 known: Sequence[Sequence[bool]], cknown: Sequence[bool], trios: Sequence[set[int]],
-                 to_move: int) -> None:
+    def __init__(self, rules: Rules, rp: np.ndarray, st: np.ndarray) -> None:
         self.rules = rules
-        self.n = rules.players
-        self.team_of = tuple(rules.team_of(s) for s in range(self.n))
-        self.hands = [list(h) for h in hands]
-        self.known = [list(k) for k in known]
-        self.centre = list(centre)
-        self.cknown = list(cknown)
-        self.trios = [set(t) for t in trios]  # per team
-        self.to_move = to_move
-        self.winner: int | None = None
-        self.lo = [0] * self.n
-        self.hi = [0] * self.n
-        self.up: list[int] = []
-        self.face: list[int] = []
-        self.turns = 0
-        self._win = _win_test(rules)
-        self._wv = _winning_values(rules)
+        self.rp = rp
+        self.st = st
 
     @classmethod
     def from_view(cls, view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
@@ -220,455 +210,130 @@ class Sim:
 
         The turn in progress of the view is replayed, so the cards face up are face up here too.
         """
-        rules = view.rules
-        teams = len(rules.teams_of_seats)
-        trios: list[set[int]] = [set() for _ in range(teams)]
-        for s, ts in enumerate(view.trios):
-            trios[rules.team_of(s)].update(ts)
-        known = [[v is not None for v in h] for h in memory.hands]
-        cknown = [v is not None for v in memory.slots]
-        sim = cls(rules, hands, centre, known, cknown, trios, view.to_move)
-        if view.over:
-            sim.winner = view.winner
-        for act, _ in memory.turn:
-            sim.apply(act)
+        sim = cls(view.rules, rules_array(view.rules), state_array(view, memory, hands, centre))
+        for a in turn_actions(memory):
+            kernel.apply(sim.st, sim.rp, a)
         return sim
 
     def copy(self) -> Sim:
-        s = Sim.__new__(Sim)
-        s.rules = self.rules
-        s.n = self.n
-        s.team_of = self.team_of
-        s.hands = [h[:] for h in self.hands]
-        s.known = [k[:] for k in self.known]
-        s.centre = self.centre[:]
-        s.cknown = self.cknown[:]
-        s.trios = [set(t) for t in self.trios]
-        s.to_move = self.to_move
-        s.winner = self.winner
-        s.lo = self.lo[:]
-        s.hi = self.hi[:]
-        s.up = self.up[:]
-        s.face = self.face[:]
-        s.turns = self.turns
-        s._win = self._win
-        s._wv = self._wv
-        return s
+        return Sim(self.rules, self.rp, self.st.copy())
 
-    def key(self) -> tuple[object, ...]:
-        """Everything the rest of the game depends on between two turns (hands, what the table
-        remembers, centre, trios, seat to move, winner, turns played): two states with the same key
-        play out the same under the rollout model."""
-        return (tuple(map(tuple, self.hands)), tuple(map(tuple, self.known)), tuple(self.centre),
-                tuple(self.cknown), tuple(frozenset(t) for t in self.trios), self.to_move, self.winner,
-                self.turns)
+    def key(self) -> bytes:
+        """Everything the rest of the game depends on: two states with the same key play out the same."""
+        return self.st.tobytes()
 
-    # -- the rules ------------------------------------------------------------------------------
+    # -- what the state holds ----------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.rules.players
+
+    @property
+    def hands(self) -> list[list[int]]:
+        st = self.st
+        return [[int(v) for v in st[kernel.O_H + s * kernel.HMAX:][:st[kernel.O_SIZE + s]]] for s in range(self.n)]
+
+    @property
+    def known(self) -> list[list[bool]]:
+        st = self.st
+        return [[bool(k) for k in st[kernel.O_K + s * kernel.HMAX:][:st[kernel.O_SIZE + s]]] for s in range(self.n)]
+
+    @property
+    def centre(self) -> list[int | None]:
+        st = self.st
+        return [None if c < 0 else int(c) for c in st[kernel.O_C:kernel.O_C + st[kernel.O_NCENTRE]]]
+
+    @property
+    def cknown(self) -> list[bool]:
+        st = self.st
+        return [bool(k) for k in st[kernel.O_CK:kernel.O_CK + st[kernel.O_NCENTRE]]]
+
+    @property
+    def trios(self) -> list[set[int]]:
+        """Each side's trios."""
+        return [{v for v in range(1, 13) if int(self.st[kernel.O_TR + t]) >> v & 1}
+                for t in range(len(self.rules.teams_of_seats))]
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        return tuple(self.rules.team_of(s) for s in range(self.n))
+
+    @property
+    def to_move(self) -> int:
+        return int(self.st[kernel.O_TOMOVE])
+
+    @property
+    def winner(self) -> int | None:
+        w = int(self.st[kernel.O_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def face(self) -> list[int]:
+        """The values face up in the turn in progress."""
+        return [int(self.st[kernel.O_FACE])] * int(self.st[kernel.O_NFACE])
+
+    @property
+    def turns(self) -> int:
+        return int(self.st[kernel.O_TURNS])
+
+    # -- the rules --------------------------------------------------------------------------------------
     def legal(self) -> list[Action]:
         """Every legal action now (none once the game is won)."""
-        if self.winner is not None:
-            return []
-        out: list[Action] = [(CENTRE, i) for i, v in enumerate(self.centre) if v is not None and i not in self.up]
-        for s in range(self.n):
-            if len(self.hands[s]) - self.lo[s] - self.hi[s] > 0:
-                out.append((LOWEST, s))
-                out.append((HIGHEST, s))
-        return out
+        buf = np.empty(kernel.CMAX + 2 * kernel.MAXP, np.int64)
+        n = kernel.legal(self.st, self.rp, buf)
+        return [_action(int(a)) for a in buf[:n]]
 
     def value(self, a: Action) -> int:
         """The value action ``a`` would show now."""
-        kind, i = a
-        if kind == CENTRE:
-            v = self.centre[i]
-            assert v is not None
-            return v
-        h = self.hands[i]
-        return h[self.lo[i]] if kind == LOWEST else h[len(h) - 1 - self.hi[i]]
+        return int(kernel.value_of(self.st, kernel.encode(*a)))
 
     def apply(self, a: Action) -> str:
         """Make one reveal (assumed legal) and settle the turn: ``"ongoing"``, ``"trio"`` or ``"failure"``."""
-        kind, i = a
-        v: int | None
-        if kind == CENTRE:
-            v = self.centre[i]
-            assert v is not None
-            self.up.append(i)
-            self.cknown[i] = True
-        elif kind == LOWEST:
-            p = self.lo[i]
-            v = self.hands[i][p]
-            self.known[i][p] = True
-            self.lo[i] = p + 1
-        else:
-            h = self.hands[i]
-            p = len(h) - 1 - self.hi[i]
-            v = h[p]
-            self.known[i][p] = True
-            self.hi[i] += 1
-        face = self.face
-        if face and v != face[0]:
-            self._end_turn()
-            return "failure"
-        face.append(v)
-        if len(face) == 3:
-            for s in range(self.n):
-                lo, hi = self.lo[s], self.hi[s]
-                if lo or hi:
-                    h = self.hands[s]
-                    self.hands[s] = h[lo:len(h) - hi]
-                    k = self.known[s]
-                    self.known[s] = k[lo:len(k) - hi]
-            for c in self.up:
-                self.centre[c] = None
-                self.cknown[c] = False
-            team = self.team_of[self.to_move]
-            self.trios[team].add(v)
-            if self._win(self.trios[team]):
-                self.winner = self.to_move
-            self._end_turn()
-            return "trio"
-        if not self._any_legal():
-            self._end_turn()
-            return "failure"
-        return "ongoing"
-
-    def _any_legal(self) -> bool:
-        if any(v is not None and i not in self.up for i, v in enumerate(self.centre)):
-            return True
-        return any(len(h) - lo - hi > 0 for h, lo, hi in zip(self.hands, self.lo, self.hi))
-
-    def _end_turn(self) -> None:
-        n = self.n
-        self.lo = [0] * n
-        self.hi = [0] * n
-        self.up = []
-        self.face = []
-        self.turns += 1
-        if self.winner is None:
-            self.to_move = (self.to_move + 1) % n
+        return _STATUS[kernel.apply(self.st, self.rp, kernel.encode(*a))]
 
     def swap(self, a: int, b: int, give_a: int, give_b: int) -> None:
         """A team swap between turns: seat ``a`` gives ``give_a`` to ``b`` and gets ``give_b``. Both
         hands are sorted again and what the table remembered of them is forgotten (as
         :func:`public_memory` does after a swap: the table does not know where the cards went)."""
-        ha, hb = self.hands[a], self.hands[b]
-        ha.remove(give_a)
-        hb.remove(give_b)
-        ha.append(give_b)
-        hb.append(give_a)
-        ha.sort()
-        hb.sort()
-        self.known[a] = [False] * len(ha)
-        self.known[b] = [False] * len(hb)
+        kernel.swap(self.st, a, b, give_a, give_b)
 
     # -- the rollout model ---------------------------------------------------------------------------
     def give(self, seat: int) -> int | None:
-        """The card ``seat`` gives its partner at a swap moment, by the rollout model: a single card (one
-        copy in its hand) of the value its partner most likely holds more of, by counting (copies the
-        table has seen in the partner's hand, then copies ``seat`` cannot place; ties: a 7, then the
-        value nearest the middle). ``None`` (no swap) without a partner or a single card."""
-        partner = self.rules.partner(seat)
-        hand = self.hands[seat]
-        if partner is None or not hand or not self.hands[partner]:
-            return None
-        singles = [v for v in sorted(set(hand)) if hand.count(v) == 1]
-        if not singles:
-            return None
-        left = self._unaccounted(seat)
-        seen = [0] * 13
-        for v, k in zip(self.hands[partner], self.known[partner]):
-            if k:
-                seen[v] += 1
-        return max(singles, key=lambda v: (seen[v], left[v], v == SEVEN, -abs(v - 6.5)))
+        """The card ``seat`` gives its partner at a swap moment, by the rollout model (``None``: no swap)."""
+        v = int(kernel.give(self.st, self.rp, seat, kernel.workspace()))
+        return None if v < 0 else v
 
-    def knows(self, seat: int, a: Action) -> int | None:
-        """The value ``a`` would show, if ``seat`` knows it (its own hand, or a remembered place)."""
-        kind, i = a
-        if kind == CENTRE:
-            return self.centre[i] if self.cknown[i] else None
-        h = self.hands[i]
-        p = self.lo[i] if kind == LOWEST else len(h) - 1 - self.hi[i]
-        if i == seat or self.known[i][p]:
-            return h[p]
-        return None
-
-    def _public(self, a: Action) -> bool:
-        kind, i = a
-        if kind == CENTRE:
-            return self.cknown[i]
-        h = self.hands[i]
-        p = self.lo[i] if kind == LOWEST else len(h) - 1 - self.hi[i]
-        return self.known[i][p]
-
-    def _unaccounted(self, seat: int) -> list[int]:
-        """Copies of each value that ``seat`` cannot place (index 0 unused)."""
-        left = [COPIES] * 13
-        left[0] = 0
-        for team in self.trios:
-            for v in team:
-                left[v] = 0
-        for s in range(self.n):
-            h = self.hands[s]
-            if s == seat:
-                for v in h:
-                    left[v] -= 1
-            else:
-                for v, k in zip(h, self.known[s]):
-                    if k:
-                        left[v] -= 1
-        for c, k in zip(self.centre, self.cknown):
-            if k and c is not None:
-                left[c] -= 1
-        return left
-
-    def _reachable(self, seat: int) -> dict[int, list[Action]]:
-        """For each value, known cards of it that ``seat`` can reveal one after the other, public ones first."""
-        out: dict[int, list[Action]] = {}
-        for i, v in enumerate(self.centre):
-            if v is not None and self.cknown[i] and i not in self.up:
-                out.setdefault(v, []).append((CENTRE, i))
-        for s in range(self.n):
-            h = self.hands[s]
-            acc = len(h) - self.lo[s] - self.hi[s]
-            if acc <= 0:
-                continue
-            k = self.known[s]
-            own = s == seat
-            got = 0
-            p = self.lo[s]
-            if own or k[p]:
-                v = h[p]
-                lst = out.setdefault(v, [])
-                while got < acc and h[p + got] == v and (own or k[p + got]):
-                    lst.append((LOWEST, s))
-                    got += 1
-            q = len(h) - 1 - self.hi[s]
-            if got < acc and (own or k[q]):
-                v = h[q]
-                lst = out.setdefault(v, [])
-                j = 0
-                while got < acc and h[q - j] == v and (own or k[q - j]):
-                    lst.append((HIGHEST, s))
-                    got += 1
-                    j += 1
-        for v, lst in out.items():
-            lst.sort(key=lambda a: (a[1] == seat and a[0] != CENTRE))  # public cards before own cards
-        return out
-
-    def _spread(self, seat: int, left: list[int]) -> _Spread:
-        """Where ``seat`` expects the cards it cannot place: the chance of each value for one
-        unknown centre card and for the cards of each run of unknown cards in a hand.
-
-        Each run lies between two known cards of its hand (or an end), so it can only hold
-        values between theirs; the unaccounted copies of each value are shared among the
-        places that can hold them by iterative proportional fitting (a few rounds of scaling
-        rows to the places' sizes and columns to the copies), which keeps, for instance, a
-        12 that no hand can hold in the centre.
-        """
-        sizes: list[int] = []
-        ranges: list[tuple[int, int]] = []
-        unknown = [i for i, c in enumerate(self.centre) if c is not None and not self.cknown[i] and i not in self.up]
-        slots = len(unknown)
-        if slots:
-            sizes.append(slots)
-            ranges.append((1, 12))
-        run_at: dict[tuple[int, int], tuple[int, int]] = {}  # (seat, position) -> (run, its size)
-        for s in range(self.n):
-            if s == seat:
-                continue
-            h, k = self.hands[s], self.known[s]
-            a, b = self.lo[s], len(h) - 1 - self.hi[s]
-            below = h[a - 1] if a > 0 else 1
-            q = a
-            while q <= b:
-                if k[q]:
-                    below = h[q]
-                    q += 1
-                    continue
-                r = q
-                while r <= b and not k[r]:
-                    r += 1
-                above = h[r] if r < len(h) else 12  # a known card, or one revealed this turn
-                g = len(sizes)
-                sizes.append(r - q)
-                ranges.append((below, above))
-                run_at[(s, q)] = run_at[(s, r - 1)] = (g, r - q)
-                q = r
-        rows = [[float(left[v]) if lo <= v <= hi else 0.0 for v in range(13)] for lo, hi in ranges]
-        for _ in range(3):
-            # whole rows at a time (a factor 1.0 leaves a value as it is): the same sums and products,
-            # in the same order, as scaling value by value, at a fraction of the interpreter's work
-            scale = [1.0] * 13
-            for v, col in enumerate(zip(*rows)):
-                if v:
-                    total = sum(col)
-                    if total > 0:
-                        scale[v] = left[v] / total
-            rows = [[x * f for x, f in zip(row, scale)] for row in rows]
-            for g, row in enumerate(rows):
-                tot = sum(row)
-                if tot > 0:
-                    f = 1.0 / tot
-                    rows[g] = [x * f for x in row]
-        return _Spread(rows[0] if slots else None, slots, unknown[0] if slots else None, rows, run_at)
-
-    def _end_dist(self, seat: int, spread: _Spread, s: int, kind: int) -> tuple[list[float], list[float], int] | None:
-        """For the unknown end ``kind`` of seat ``s``: the chance of each value there, the chance of
-        each value for one card of its run, and the run's size (``None`` if that end is known or empty)."""
-        h = self.hands[s]
-        p = self.lo[s] if kind == LOWEST else len(h) - 1 - self.hi[s]
-        run = spread.run_at.get((s, p))
-        if run is None or self.known[s][p]:
-            return None
-        q = spread.rows[run[0]]
-        return _extreme(q, run[1], kind == LOWEST), q, run[1]
-
-    def _guess(self, seat: int, v: int, left: list[int]) -> tuple[float, Action | None]:
-        """The unknown place likeliest to show ``v`` for ``seat``, and that chance."""
-        spread = self._spread(seat, left)
-        best: tuple[float, Action | None] = (-1.0, None)
-        if spread.centre is not None and spread.first is not None:
-            best = (spread.centre[v], (CENTRE, spread.first))  # all unknown slots look alike
-        for s in range(self.n):
-            if s == seat:
-                continue
-            for kind in (LOWEST, HIGHEST):
-                d = self._end_dist(seat, spread, s, kind)
-                if d is not None and d[0][v] > best[0]:
-                    best = (d[0][v], (kind, s))
-        return best
-
-    def choose(self, face_value: int) -> Action | None:
-        """The rollout model's next action for the seat to move (``face_value`` 0: start of turn)."""
-        seat = self.to_move
-        if not face_value:
-            return self._start(seat)
-        lst = self._reachable(seat).get(face_value)
-        if lst:
-            return lst[0]
-        p, a = self._guess(seat, face_value, self._unaccounted(seat))
-        if a is not None:
-            return a
-        return self._harmless(seat)
-
-    def _start(self, seat: int) -> Action | None:
-        """The first reveal of a turn: the one with the best estimated chance of a trio (wins weighted).
-
-        For each first reveal it could make (a card it knows: its own end card or a public
-        card; one unknown centre card; an unknown end of another hand), the chance of a trio
-        is the chance of each value the card may show (from :meth:`_spread`; the end of a
-        hand is the smallest or largest card of its run) times the chance to find two more:
-        1 with two known cards within reach, else the best guesses (the likeliest unknown
-        places, including the card behind a known end; a second guess at the same end
-        counts what the first showed). A trio that wins the game weighs four times (as
-        ``solver`` weighs ``p_win``). Among equals a public card goes before its own card.
-        """
-        left = self._unaccounted(seat)
-        wins = self._wv(self.trios[self.team_of[seat]])
-        reach = self._reachable(seat)
-        spread = self._spread(seat, left)
-        centre = spread.centre
-        # unknown ends of other hands: (action, chance of each value there, per card of its run, run size)
-        ends: list[tuple[Action, list[float], list[float], int]] = []
-        known: list[tuple[Action, int]] = [((CENTRE, i), c) for i, c in enumerate(self.centre)
-                                           if c is not None and self.cknown[i]]
-        behind = [0.0] * 13  # the best chance that the card behind a known end of v is a v too
-        for s in range(self.n):
-            h = self.hands[s]
-            single = len(h) - self.lo[s] - self.hi[s] == 1
-            for kind in (LOWEST, HIGHEST):
-                if len(h) - self.lo[s] - self.hi[s] <= 0 or (single and kind == HIGHEST):
-                    continue
-                p = self.lo[s] if kind == LOWEST else len(h) - 1 - self.hi[s]
-                if s == seat or self.known[s][p]:
-                    v = h[p]
-                    known.append(((kind, s), v))
-                    run = spread.run_at.get((s, p + (1 if kind == LOWEST else -1)))
-                    if s != seat and run is not None:
-                        behind[v] = max(behind[v], 1.0 - (1.0 - spread.rows[run[0]][v]) ** run[1])
-                    continue
-                d = self._end_dist(seat, spread, s, kind)
-                if d is not None:
-                    ends.append(((kind, s), *d))
-
-        def two_more(v: int, lv: int, skip: Action | None, have: int) -> float:
-            """Chance to find the cards of ``v`` still missing after ``have`` known ones (``lv`` copies unplaced)."""
-            if have >= 2:
-                return 1.0
-            if lv <= 0:
-                return 0.0
-            scale = lv / left[v]
-            best1 = best2 = pair = 0.0
-            guesses: list[tuple[float, float]] = []  # (chance, chance of a second v right behind it)
-            if centre is not None:
-                more = spread.slots - (1 if skip is not None and skip[0] == CENTRE else 0)
-                if more:
-                    c = centre[v] * scale
-                    guesses.append((c, c * (lv - 1) / lv if more >= 2 else 0.0))
-            for a, dist, q, m in ends:
-                if a != skip:
-                    second = 1.0 - (1.0 - q[v] * (lv - 1) / lv) ** (m - 1) if m > 1 else 0.0
-                    guesses.append((dist[v] * scale, second))
-            if behind[v]:
-                guesses.append((behind[v] * scale, 0.0))
-            for p, second in guesses:
-                if p > best1:
-                    best1, best2 = p, best1
-                elif p > best2:
-                    best2 = p
-                pair = max(pair, p * second)
-            if have == 1:
-                return best1
-            return max(best1 * best2 * (lv - 1) / lv, pair)
-
-        best_score = -1.0
-        best: Action | None = None
-        for a, v in known:
-            lst = reach.get(v, [])
-            if not lst or lst[0] != a:
-                continue  # the first card of its value is another one (public before own)
-            score = two_more(v, left[v], a, len(lst) - 1) * (4.0 if v in wins else 1.0)
-            if score > best_score:
-                best_score, best = score, a
-        firsts: list[tuple[Action, list[float]]] = [(a, d) for a, d, _, _ in ends]
-        if centre is not None and spread.first is not None:
-            firsts.append(((CENTRE, spread.first), centre))
-        for a, dist in firsts:
-            score = 0.0
-            for v in range(1, 13):
-                if dist[v] > 0:
-                    score += dist[v] * two_more(v, left[v] - 1, a, len(reach.get(v, ()))) * (4.0 if v in wins else 1.0)
-            if score > best_score:
-                best_score, best = score, a
-        if best is not None:
-            return best
-        legal = self.legal()
-        return legal[0] if legal else None
-
-    def _harmless(self, seat: int) -> Action | None:
-        """A legal action showing as little as possible: a public card, else any."""
-        legal = self.legal()
-        for a in legal:
-            if self._public(a):
-                return a
-        return legal[0] if legal else None
+    def choose(self) -> Action | None:
+        """The rollout model's next action for the seat to move (``None``: no legal action)."""
+        a = int(kernel.choose(self.st, self.rp, kernel.workspace()))
+        return None if a < 0 else _action(a)
 
     def play_turn(self, chooser: Chooser | None = None) -> None:
         """Play (or finish) the turn of the seat to move, with ``chooser`` or the rollout model."""
-        pick = chooser or Sim.choose
+        if chooser is None:
+            kernel.play_turn(self.st, self.rp, kernel.workspace())
+            return
         start = self.turns
         while self.turns == start and self.winner is None:
-            a = pick(self, self.face[0] if self.face else 0)
+            a = chooser(self, self.face[0] if self.face else 0)
             if a is None:
-                self._end_turn()
+                kernel.end_turn(self.st, self.rp)
                 return
             self.apply(a)
 
+    def play_plan(self, first: Action, offset: int, plan: np.ndarray) -> None:
+        """Play the mover's turn as a candidate of :mod:`trio_solver.evaluate` does: ``first``, then
+        ``plan[v, k]`` (:func:`trio_solver.evaluate.plan_array`: the ``k``-th reveal after the first once
+        it showed ``v``) while legal, then the rollout model; ``offset`` reveals were made before."""
+        kernel.play_turn_plan(self.st, self.rp, kernel.encode(*first), offset, plan, kernel.workspace())
+
     def playout(self) -> int | None:
         """Play the rollout model to the end; the winner (``None``: a draw after :data:`MAX_TURNS` turns)."""
-        while self.winner is None and self.turns < MAX_TURNS:
-            self.play_turn()
-        return self.winner
+        w = int(kernel.playout(self.st, self.rp, kernel.workspace()))
+        return None if w < 0 else w
+
+
+def _action(code: int) -> Action:
+    return (kernel.kind_of(code), kernel.index_of(code))
 
 
 class ModelBot:
@@ -686,7 +351,7 @@ class ModelBot:
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         sim = self.state(view)
-        a = sim.choose(sim.face[0] if sim.face else 0)
+        a = sim.choose()
         if a is None:  # cannot happen in a dealt game: some reveal is always legal
             raise ViewError("no legal reveal")
         return to_reveal(a)

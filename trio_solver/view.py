@@ -37,8 +37,8 @@ from . import _args
 from ._args import show as _show
 from ._json import fail, is_int, read_position_head
 from .errors import IllegalMoveError, NotationError, RecordError, TrioError, ViewError
-from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
-from .replay import Outcome, Table, drive
+from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events, where
+from .replay import CheapContradictions, Outcome, Table, drive, drive_reveal, drive_swap
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
 
@@ -62,6 +62,10 @@ class PlayerView:
     events: tuple[Event, ...]
     hand: tuple[int, ...] | None
     _table: Table = field(repr=False)
+    #: the replay that built this position, to go on from (:meth:`push`); built on demand
+    _replayer: _Replayer | None = field(default=None, repr=False, compare=False)
+    #: the position :meth:`push` came from, which :meth:`pop` returns
+    _parent: PlayerView | None = field(default=None, repr=False, compare=False)
 
     # -- making positions ------------------------------------------------------------
     @classmethod
@@ -76,7 +80,8 @@ class PlayerView:
         ``reveal`` may be a :class:`Reveal`, a :class:`Revealed` or the notation ``"c3"`` /
         ``"c3=10"``. The value may be left out for a card of the viewer's own hand.
         Raises :class:`~trio_solver.errors.IllegalMoveError` for a reveal the rules forbid
-        or a value that contradicts what this position knows.
+        or a value that contradicts what this position knows. The replay goes on from this
+        position (one reveal's work, every rule checked); :meth:`pop` returns this position.
         """
         if isinstance(reveal, str):
             try:
@@ -105,10 +110,19 @@ class PlayerView:
         if self._table.turn:
             last = self.events[-1]
             assert isinstance(last, Turn)
-            events = self.events[:-1] + (Turn(last.seat, last.reveals + (shown,)),)
+            i, turn = len(self.events) - 1, Turn(last.seat, last.reveals + (shown,))
+            events = self.events[:-1] + (turn,)
         else:
-            events = self.events + (Turn(self.to_move, (shown,)),)
-        return self._replaced(events, f"{shown}")
+            i, turn = len(self.events), Turn(self.to_move, (shown,))
+            events = self.events + (turn,)
+        replayer = self._go_on()
+        target = replayer.target
+        try:
+            drive_reveal(target, replayer.checker, where(i, turn, len(turn.reveals) - 1), i, reveal, value,
+                         self.seat, target.own)
+        except RecordError as e:
+            raise IllegalMoveError(f"{shown}: {e.reason}") from None
+        return target.view(events, replayer, self)
 
     def push_swap(self, seats: Sequence[int], cards: Sequence[int] | None = None) -> PlayerView:
         """The position after a team swap (``cards``: what ``seats[0]`` and ``seats[1]`` gave,
@@ -126,10 +140,18 @@ class PlayerView:
             self._table.check_swap(swap.seats)
         except IllegalMoveError as e:
             raise IllegalMoveError(str(e)) from None
-        return self._replaced(self.events + (swap,), f"swap {list(swap.seats)}")
+        replayer = self._go_on()
+        try:
+            drive_swap(replayer.target, replayer.checker, len(self.events), swap)
+        except RecordError as e:
+            raise IllegalMoveError(f"swap {list(swap.seats)}: {e.reason}") from None
+        return replayer.target.view(self.events + (swap,), replayer, self)
 
     def pop(self) -> PlayerView:
-        """The position before the last reveal or swap (raises if there is none)."""
+        """The position before the last reveal or swap (raises if there is none): the position
+        :meth:`push` came from, else this history replayed without its last step."""
+        if self._parent is not None:
+            return self._parent
         if not self.events:
             raise IllegalMoveError("pop: nothing to take back")
         last = self.events[-1]
@@ -137,14 +159,21 @@ class PlayerView:
             events = self.events[:-1] + (Turn(last.seat, last.reveals[:-1]),)
         else:
             events = self.events[:-1]
-        return self._replaced(events, "pop")
-
-    def _replaced(self, events: tuple[Event, ...], what: str) -> PlayerView:
         try:
             return replay_view(self.rules, events, seat=self.seat, hand=self.initial_hand,
                                first_player=self.first_player)
         except RecordError as e:
-            raise IllegalMoveError(f"{what}: {e.reason}") from None
+            raise IllegalMoveError(f"pop: {e.reason}") from None
+
+    def _go_on(self) -> _Replayer:
+        """A private copy of the replay that built this position (replayed once if there is none)."""
+        replayer = self._replayer
+        if replayer is None:
+            replayer = replay_view(self.rules, self.events, seat=self.seat, hand=self.initial_hand,
+                                   first_player=self.first_player)._replayer
+            assert replayer is not None
+            object.__setattr__(self, "_replayer", replayer)
+        return replayer.copy()
 
     # -- values --------------------------------------------------------------------------
     def _identity(self) -> tuple[object, ...]:
@@ -367,6 +396,30 @@ class _ViewTarget:
         return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, tuple(events),
                           None if self.own is None else tuple(self.own), self.table.copy())
 
+    def view(self, events: tuple[Event, ...], replayer: _Replayer, parent: PlayerView | None) -> PlayerView:
+        """The position now, owning this target's table (``replayer`` copies it before going on)."""
+        return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, events,
+                          None if self.own is None else tuple(self.own), self.table, replayer, parent)
+
+    def copy(self) -> _ViewTarget:
+        t = _ViewTarget.__new__(_ViewTarget)
+        t.table, t.seat, t.initial = self.table.copy(), self.seat, self.initial
+        t.own = None if self.own is None else self.own[:]
+        return t
+
+
+class _Replayer:
+    """A replay that can go on: the target (table and viewer's hand) and the contradiction checks' memory."""
+
+    __slots__ = ("target", "checker")
+
+    def __init__(self, target: _ViewTarget, checker: CheapContradictions) -> None:
+        self.target = target
+        self.checker = checker
+
+    def copy(self) -> _Replayer:
+        return _Replayer(self.target.copy(), self.checker.copy())
+
 
 def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand: Sequence[int] | None,
                 first_player: int, on_event: Callable[[PlayerView], None] | None = None) -> PlayerView:
@@ -382,8 +435,9 @@ def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand
             fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 80)}")
         own = _check_hand(hand, rules.hand_size, "viewer.hand")
     target = _ViewTarget(rules, first_player, seat, own)
-    filled = drive(target, events, (seat, target.own), on_event)
-    return target.snapshot(filled)
+    checker = CheapContradictions(rules)
+    filled = drive(target, events, (seat, target.own), on_event, checker)
+    return target.view(tuple(filled), _Replayer(target, checker), None)
 
 
 def _check_hand(hand: Sequence[int], size: int, loc: str) -> tuple[int, ...]:

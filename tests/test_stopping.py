@@ -1,0 +1,95 @@
+"""Sampling that stops when the answer is clear: the schedule, and the stated confidence checked by
+simulation on races whose true chances are known."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from trio_solver.analysis import GAME_THRESHOLDS, judge_loss, label_for
+from trio_solver.errors import ViewError
+from trio_solver.evaluate import Race
+from trio_solver.reveal import Reveal
+from trio_solver.search import Evaluation
+from trio_solver.stopping import Stopping
+
+
+def test_batches_double_up_to_the_cap() -> None:
+    assert [(r.start, r.stop) for r in Stopping(0.95, 256, 32).batches()] == [(0, 32), (32, 64), (64, 128),
+                                                                             (128, 256)]
+    assert [(r.start, r.stop) for r in Stopping(0.95, 100, 64).batches()] == [(0, 64), (64, 100)]
+    assert [(r.start, r.stop) for r in Stopping(0.95, 10, 64).batches()] == [(0, 10)]
+    assert Stopping(0.95, 256, 32).looks == 4
+
+
+def test_z_widens_with_the_looks_and_is_infinite_at_confidence_one() -> None:
+    one = Stopping(0.95, 64, 64)
+    assert one.looks == 1 and one.z() == pytest.approx(1.959964, abs=1e-6)
+    assert one.z(one_sided=True) == pytest.approx(1.644854, abs=1e-6)
+    four = Stopping(0.95, 512, 64)
+    assert four.z() == pytest.approx(2.497705, abs=1e-6)  # each look at 1 - 0.05 / 4
+    assert math.isinf(Stopping(1.0, 64).z())
+
+
+@pytest.mark.parametrize("bad", [0.4, 1.01, math.nan, math.inf, "0.9", True, None])
+def test_bad_confidences_are_refused(bad: object) -> None:
+    with pytest.raises(ViewError, match="confidence"):
+        Stopping(bad, 64)  # type: ignore[arg-type]
+
+
+def _candidates(k: int) -> list[Evaluation]:
+    return [Evaluation(Reveal.lowest(i), p_trio=0.0, p_win=0.0, plan=(), known_value=None, progress=0.0)
+            for i in range(k)]
+
+
+def _synthetic(means: list[float], shared: float, seed: int) -> Race:
+    """A race whose candidates win deal ``j`` with known chances ``means``: on a share ``shared`` of the
+    deals their results come from one common draw (as playouts of the same deal do), else each its own.
+    Deal ``j`` draws the same results in any batch."""
+    cands = _candidates(len(means))
+    mu = np.array(means)
+
+    def play(chosen: list[Evaluation], deals: range) -> tuple[np.ndarray, np.ndarray]:
+        rows = [c.reveal.index for c in chosen]
+        results = np.zeros((len(chosen), len(deals)))
+        for k, j in enumerate(deals):
+            rng = np.random.default_rng([seed, j])
+            common, own = rng.random(), rng.random(len(means))
+            x = common < mu if rng.random() < shared else own < mu
+            results[:, k] = x[rows]
+        return np.zeros((len(chosen), len(deals)), np.int64), results
+
+    return Race(cands, play)
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_the_loss_interval_holds_the_true_loss_at_the_stated_confidence(confidence: float) -> None:
+    """Over many races with known chances (losses near and far from the label thresholds), the
+    interval of the loss holds the true loss, and the label is never above the true loss's band, in
+    at least ``confidence`` of the races."""
+    cases = [[0.40, 0.36, 0.30, 0.20], [0.40, 0.34, 0.33], [0.30, 0.19, 0.25], [0.5, 0.5, 0.45], [0.35, 0.14]]
+    missed = overlabelled = runs = 0
+    for c, means in enumerate(cases):
+        true_loss = max(means) - means[1]
+        true_label = label_for(true_loss, GAME_THRESHOLDS)
+        for seed in range(60):
+            race = _synthetic(means, 0.6, 1000 * c + seed)
+            _, loss, _, low, high = judge_loss(race, 1, Stopping(confidence, 256, 32))
+            missed += not low - 1e-12 <= true_loss <= high + 1e-12
+            label = label_for(low, GAME_THRESHOLDS)
+            rank = [None] + [name for _, name in reversed(GAME_THRESHOLDS)]
+            overlabelled += rank.index(label) > rank.index(true_label)
+            runs += 1
+    allowed = (1 - confidence) * runs + 3 * math.sqrt(confidence * (1 - confidence) * runs)
+    assert missed <= allowed, (missed, runs)
+    assert overlabelled <= allowed, (overlabelled, runs)
+
+
+def test_a_clear_answer_stops_early_and_an_unclear_one_plays_to_the_cap() -> None:
+    clear = _synthetic([0.2, 0.9, 0.1], 0.6, 1)
+    judge_loss(clear, 1, Stopping(0.95, 1024, 32))
+    unclear = _synthetic([0.50, 0.45], 0.6, 2)  # a loss of 0.05: on a threshold
+    judge_loss(unclear, 1, Stopping(0.95, 1024, 32))
+    assert clear.tallies[1].samples < 1024 and unclear.tallies[1].samples == 1024

@@ -1,0 +1,1165 @@
+"""The compiled playout kernel: the compact game state, its rules and the rollout model, in numba.
+
+Everything that runs inside a playout lives here, compiled with numba
+(``@njit(cache=True)``: machine code built on the first call and kept on disk, so
+later processes load it in a fraction of a second). :mod:`trio_solver.rollout`
+wraps it for Python callers and documents the model of play;
+:mod:`trio_solver.evaluate` runs whole batches of deals through
+:func:`run_tallies` and :func:`run_outcomes` in one call.
+
+**The state** is one flat ``int64`` array (:data:`STATE_SIZE` entries; the
+offsets ``O_*`` below): every hand sorted (value ``0`` is a card the owner of the
+state does not know, for a bot's own view), a public *known* flag per hand position
+and centre slot (what a player with perfect memory knows), the centre (``-1``: an
+empty slot), each team's trios as a bit mask of values, the seat to move, the
+winner (``-1``: none yet), and the turn in progress (cards asked from each end of
+each hand, centre slots face up as a bit mask, the value face up and how many).
+
+**The rules** of a table are a second small array (``R_*``): players, mode, the
+team of each seat, each seat's partner and the Picante links as a bit mask per
+value. The turn rules are those of :mod:`trio_solver.replay` and the win test that
+of :meth:`trio_solver.rules.Rules.is_win`; the tests hold this kernel equal to the
+engine on random games of every setting.
+
+**Actions** are small integers: ``kind * 16 + index`` with kind 0 a centre slot, 1
+the lowest card of a seat, 2 its highest (:func:`encode`). ``-1`` is no action.
+
+**Randomness** comes from a counter-based generator (SplitMix64): posterior deal
+``j`` of seed ``s`` uses a stream keyed by ``(s, j)`` alone, so a deal is the same
+whatever batch it is drawn in, on any number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit
+
+__all__ = ["MAXP", "HMAX", "CMAX", "STATE_SIZE", "CENTRE", "LOWEST", "HIGHEST", "NO_ACTION", "MAX_TURNS",
+           "encode", "kind_of", "index_of"]
+
+#: Largest table, hand and centre the kernel holds (the engine's own limits).
+MAXP, HMAX, CMAX = 6, 36, 9
+CENTRE, LOWEST, HIGHEST = 0, 1, 2
+NO_ACTION = -1
+#: Turns after which a playout stops as a draw (never reached by the rollout model in practice).
+MAX_TURNS = 3000
+ONGOING, TRIO, FAILURE = 0, 1, 2
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def compiled(fn: _F) -> _F:
+    """``numba.njit(cache=True)``: compiled on the first call, kept on disk for later processes (the
+    Python signature stays what type checkers see)."""
+    return cast(_F, njit(cache=True)(fn))
+
+
+def inlined(fn: _F) -> _F:
+    """:func:`compiled`, and inlined into its callers (a small helper called in the inner loops: no call,
+    no reference counting of its array arguments)."""
+    return cast(_F, njit(cache=True, inline="always")(fn))
+
+
+# -- state layout -------------------------------------------------------------------------------
+O_H = 0                        # hands: MAXP x HMAX values, sorted, then 0s
+O_K = O_H + MAXP * HMAX        # known flags, aligned with the hands
+O_SIZE = O_K + MAXP * HMAX     # hand sizes
+O_LO = O_SIZE + MAXP           # cards face up from each hand's lowest end this turn
+O_HI = O_LO + MAXP             # ... from its highest end
+O_C = O_HI + MAXP              # centre slots: value, -1 empty
+O_CK = O_C + CMAX              # centre known flags
+O_TR = O_CK + CMAX             # trios per team: bit v set for a trio of v
+O_NCENTRE = O_TR + MAXP        # number of centre slots at this table
+O_TOMOVE = O_NCENTRE + 1
+O_WINNER = O_TOMOVE + 1        # -1: none
+O_UP = O_WINNER + 1            # centre slots face up this turn (bit mask)
+O_FACE = O_UP + 1              # the value face up this turn (0: none)
+O_NFACE = O_FACE + 1           # how many cards face up this turn
+O_TURNS = O_NFACE + 1          # turns played
+STATE_SIZE = O_TURNS + 1
+
+# -- rules layout -------------------------------------------------------------------------------
+R_PLAYERS = 0
+R_PICANTE = 1                  # 0 simple, 1 Picante
+R_TEAMS = 2                    # number of sides
+R_TEAMOF = 3                   # MAXP entries
+R_PARTNER = R_TEAMOF + MAXP    # MAXP entries, -1: none
+R_ADJ = R_PARTNER + MAXP       # 13 entries: bit mask of the values linked to v
+RULES_SIZE = R_ADJ + 13
+
+SEVEN_BIT = 1 << 7
+
+
+def encode(kind: int, index: int) -> int:
+    """The action code of a reveal of ``kind`` (:data:`CENTRE`, :data:`LOWEST`, :data:`HIGHEST`) at ``index``."""
+    return kind * 16 + index
+
+
+def kind_of(action: int) -> int:
+    return action >> 4
+
+
+def index_of(action: int) -> int:
+    return action & 15
+
+
+# -- the rules ------------------------------------------------------------------------------------
+
+@inlined
+def popcount(m: int) -> int:
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@compiled
+def is_win(rp: np.ndarray, held: int) -> bool:
+    """The win test of :meth:`trio_solver.rules.Rules.is_win` on a bit mask of trio values."""
+    if held & SEVEN_BIT:
+        return True
+    if rp[R_PICANTE] == 0:
+        return popcount(held) >= 3
+    for v in range(1, 13):
+        if held >> v & 1 and rp[R_ADJ + v] & held:
+            return True
+    return False
+
+
+@compiled
+def winning_values(rp: np.ndarray, held: int) -> int:
+    """Bit mask of the values whose trio would win now for a side holding ``held``."""
+    if rp[R_PICANTE] == 0:
+        if popcount(held) >= 2:
+            return 0x1FFE & ~held
+        return SEVEN_BIT & ~held
+    out = SEVEN_BIT
+    for v in range(1, 13):
+        if held >> v & 1:
+            out |= rp[R_ADJ + v]
+    return out & ~held
+
+
+@inlined
+def accessible(st: np.ndarray, s: int) -> int:
+    return st[O_SIZE + s] - st[O_LO + s] - st[O_HI + s]
+
+
+@inlined
+def end_position(st: np.ndarray, a: int) -> int:
+    """The hand position a hand action reveals now."""
+    s = a & 15
+    if a >> 4 == LOWEST:
+        return st[O_LO + s]
+    return st[O_SIZE + s] - 1 - st[O_HI + s]
+
+
+@compiled
+def legal(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> int:
+    """Write every legal action into ``out`` (centre slots, then each seat's lowest and highest); their number."""
+    if st[O_WINNER] >= 0:
+        return 0
+    n = 0
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if st[O_C + i] >= 0 and not (up >> i & 1):
+            out[n] = i
+            n += 1
+    for s in range(rp[R_PLAYERS]):
+        if accessible(st, s) > 0:
+            out[n] = LOWEST * 16 + s
+            out[n + 1] = HIGHEST * 16 + s
+            n += 2
+    return n
+
+
+@compiled
+def is_legal(st: np.ndarray, rp: np.ndarray, a: int) -> bool:
+    if st[O_WINNER] >= 0 or a < 0:
+        return False
+    k, i = a >> 4, a & 15
+    if k == CENTRE:
+        return i < st[O_NCENTRE] and st[O_C + i] >= 0 and not (st[O_UP] >> i & 1)
+    if k > HIGHEST or i >= rp[R_PLAYERS]:
+        return False
+    return accessible(st, i) > 0
+
+
+@compiled
+def any_legal(st: np.ndarray, rp: np.ndarray) -> bool:
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if st[O_C + i] >= 0 and not (up >> i & 1):
+            return True
+    for s in range(rp[R_PLAYERS]):
+        if accessible(st, s) > 0:
+            return True
+    return False
+
+
+@compiled
+def value_of(st: np.ndarray, a: int) -> int:
+    """The value action ``a`` would show now."""
+    if a >> 4 == CENTRE:
+        return st[O_C + (a & 15)]
+    return st[O_H + (a & 15) * HMAX + end_position(st, a)]
+
+
+@compiled
+def end_turn(st: np.ndarray, rp: np.ndarray) -> None:
+    for s in range(rp[R_PLAYERS]):
+        st[O_LO + s] = 0
+        st[O_HI + s] = 0
+    st[O_UP] = 0
+    st[O_FACE] = 0
+    st[O_NFACE] = 0
+    st[O_TURNS] += 1
+    if st[O_WINNER] < 0:
+        st[O_TOMOVE] = (st[O_TOMOVE] + 1) % rp[R_PLAYERS]
+
+
+@compiled
+def _take_trio(st: np.ndarray, rp: np.ndarray, v: int) -> None:
+    """The cards face up leave play; the mover's side scores ``v``."""
+    for s in range(rp[R_PLAYERS]):
+        lo, hi = st[O_LO + s], st[O_HI + s]
+        if lo or hi:
+            base = s * HMAX
+            size = st[O_SIZE + s]
+            keep = size - lo - hi
+            for p in range(keep):
+                st[O_H + base + p] = st[O_H + base + lo + p]
+                st[O_K + base + p] = st[O_K + base + lo + p]
+            for p in range(keep, size):
+                st[O_H + base + p] = 0
+                st[O_K + base + p] = 0
+            st[O_SIZE + s] = keep
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if up >> i & 1:
+            st[O_C + i] = -1
+            st[O_CK + i] = 0
+    team = rp[R_TEAMOF + st[O_TOMOVE]]
+    st[O_TR + team] |= 1 << v
+    if is_win(rp, st[O_TR + team]):
+        st[O_WINNER] = st[O_TOMOVE]
+
+
+@compiled
+def apply(st: np.ndarray, rp: np.ndarray, a: int) -> int:
+    """Make one reveal (assumed legal) and settle the turn: :data:`ONGOING`, :data:`TRIO` or :data:`FAILURE`."""
+    k, i = a >> 4, a & 15
+    if k == CENTRE:
+        v = st[O_C + i]
+        st[O_UP] |= 1 << i
+        st[O_CK + i] = 1
+    else:
+        p = end_position(st, a)
+        v = st[O_H + i * HMAX + p]
+        st[O_K + i * HMAX + p] = 1
+        if k == LOWEST:
+            st[O_LO + i] += 1
+        else:
+            st[O_HI + i] += 1
+    if st[O_NFACE] and v != st[O_FACE]:
+        end_turn(st, rp)
+        return FAILURE
+    st[O_FACE] = v
+    st[O_NFACE] += 1
+    if st[O_NFACE] == 3:
+        _take_trio(st, rp, v)
+        end_turn(st, rp)
+        return TRIO
+    if not any_legal(st, rp):
+        end_turn(st, rp)
+        return FAILURE
+    return ONGOING
+
+
+@compiled
+def swap(st: np.ndarray, a: int, b: int, give_a: int, give_b: int) -> None:
+    """A team swap between turns: seat ``a`` gives ``give_a`` to ``b`` and gets ``give_b``; both hands are
+    sorted again and what the table remembered of them is forgotten."""
+    _replace_card(st, a, give_a, give_b)
+    _replace_card(st, b, give_b, give_a)
+
+
+@compiled
+def _replace_card(st: np.ndarray, s: int, out: int, into: int) -> None:
+    base = O_H + s * HMAX
+    size = st[O_SIZE + s]
+    p = 0
+    while p < size and st[base + p] != out:
+        p += 1
+    if p == size:
+        return
+    for q in range(p, size - 1):  # remove
+        st[base + q] = st[base + q + 1]
+    q = size - 1                  # insert, keeping the hand sorted (after equal values)
+    while q > 0 and st[base + q - 1] > into:
+        st[base + q] = st[base + q - 1]
+        q -= 1
+    st[base + q] = into
+    for p in range(size):
+        st[O_K + s * HMAX + p] = 0
+
+
+# -- scratch space ------------------------------------------------------------------------------------
+
+#: Groups of unknown places at most: the unseen centre slots and every run of a hand (6 x 18).
+GROUPS = 1 + MAXP * (HMAX // 2)
+#: Actions at most: every centre slot and both ends of every hand.
+ACTIONS = CMAX + 2 * MAXP
+
+
+@compiled
+def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
+    (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
+    within reach, the first of them, the first of one's own), per unknown end its action and its
+    extreme-value chances, per value ratios ``(lv - 1) / lv`` and floats, the known cards a turn may
+    start with (action, value), a list of actions, and the best guesses per value (see
+    :func:`start_choice`)."""
+    return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
+            np.empty((4, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
+            np.empty((2, 13)), np.empty((5, 13)), np.empty((2, ACTIONS), np.int64),
+            np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64))
+
+
+#: The type of :func:`workspace`'s value (numba types it itself).
+Work = tuple[np.ndarray, ...]
+
+
+# -- what a seat can count ------------------------------------------------------------------------
+
+@inlined
+def ipow(x: float, m: int) -> float:
+    """``x ** m`` for a whole ``m >= 0`` by repeated squaring (the same operations in the reference model)."""
+    result = 1.0
+    base = x
+    while m > 0:
+        if m & 1:
+            result *= base
+        base *= base
+        m >>= 1
+    return result
+
+
+@compiled
+def unaccounted(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray) -> None:
+    """Copies of each value that ``seat`` cannot place (``left[0]`` unused): not in a trio, not in its
+    hand, not in a place the table remembers."""
+    for v in range(13):
+        left[v] = 3
+    left[0] = 0
+    for t in range(rp[R_TEAMS]):
+        m = st[O_TR + t]
+        for v in range(1, 13):
+            if m >> v & 1:
+                left[v] = 0
+    for s in range(rp[R_PLAYERS]):
+        base = s * HMAX
+        size = st[O_SIZE + s]
+        if s == seat:
+            for p in range(size):
+                left[st[O_H + base + p]] -= 1
+        else:
+            for p in range(size):
+                if st[O_K + base + p]:
+                    left[st[O_H + base + p]] -= 1
+    for i in range(st[O_NCENTRE]):
+        c = st[O_C + i]
+        if st[O_CK + i] and c >= 0:
+            left[c] -= 1
+
+
+@inlined
+def _reach_add(cnt: np.ndarray, first_pub: np.ndarray, first_own: np.ndarray, v: int, a: int, own: bool) -> None:
+    cnt[v] += 1
+    if own:
+        if first_own[v] < 0:
+            first_own[v] = a
+    elif first_pub[v] < 0:
+        first_pub[v] = a
+
+
+@compiled
+def reachable(st: np.ndarray, rp: np.ndarray, seat: int, cnt: np.ndarray, first: np.ndarray,
+              first_own: np.ndarray) -> None:
+    """For each value: how many known cards of it ``seat`` can reveal one after the other (``cnt``) and
+    the first to reveal (``first``; public cards before its own cards, else in the order of
+    :func:`legal`). ``first_own`` is scratch."""
+    for v in range(13):
+        cnt[v] = 0
+        first[v] = -1
+        first_own[v] = -1
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        v = st[O_C + i]
+        if v >= 0 and st[O_CK + i] and not (up >> i & 1):
+            _reach_add(cnt, first, first_own, v, i, False)
+    for s in range(rp[R_PLAYERS]):
+        acc = accessible(st, s)
+        if acc <= 0:
+            continue
+        base = s * HMAX
+        own = s == seat
+        got = 0
+        p = st[O_LO + s]
+        if own or st[O_K + base + p]:
+            v = st[O_H + base + p]
+            while got < acc and st[O_H + base + p + got] == v and (own or st[O_K + base + p + got]):
+                _reach_add(cnt, first, first_own, v, LOWEST * 16 + s, own)
+                got += 1
+        q = st[O_SIZE + s] - 1 - st[O_HI + s]
+        if got < acc and (own or st[O_K + base + q]):
+            v = st[O_H + base + q]
+            j = 0
+            while got < acc and st[O_H + base + q - j] == v and (own or st[O_K + base + q - j]):
+                _reach_add(cnt, first, first_own, v, HIGHEST * 16 + s, own)
+                got += 1
+                j += 1
+    for v in range(13):
+        if first[v] < 0:
+            first[v] = first_own[v]
+
+
+@compiled
+def spread(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray, rows: np.ndarray,
+           run_g: np.ndarray, run_m: np.ndarray, scale: np.ndarray) -> tuple[int, int, int]:
+    """Where ``seat`` expects the cards it cannot place: per value chances for one card of each group of
+    unknown places, by iterative proportional fitting (three rounds).
+
+    The groups are the never-seen centre slots (row 0 when there are any) and each run of unknown
+    cards of another hand between two known cards (or an end), which can hold only values between
+    theirs. ``run_g[s, p]`` / ``run_m[s, p]`` give the group and size of the run that starts or ends
+    at position ``p`` of seat ``s`` (``-1``: none; only positions of other hands from their lowest
+    card face down on are set). Returns (groups, unseen centre slots, the first of them or -1).
+    """
+    slots = 0
+    first = -1
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if st[O_C + i] >= 0 and not st[O_CK + i] and not (up >> i & 1):
+            if slots == 0:
+                first = i
+            slots += 1
+    g = 0
+    if slots:
+        rows[0, 0] = 0.0
+        for v in range(1, 13):
+            rows[0, v] = float(left[v])
+        g = 1
+    for s in range(rp[R_PLAYERS]):
+        if s == seat:
+            continue
+        base = s * HMAX
+        size = st[O_SIZE + s]
+        a = st[O_LO + s]
+        b = size - 1 - st[O_HI + s]
+        below = st[O_H + base + a - 1] if a > 0 else 1
+        q = a
+        while q <= b:
+            run_g[s, q] = -1
+            if st[O_K + base + q]:
+                below = st[O_H + base + q]
+                q += 1
+                continue
+            r = q
+            while r <= b and not st[O_K + base + r]:
+                run_g[s, r] = -1
+                r += 1
+            above = st[O_H + base + r] if r < size else 12
+            for v in range(13):
+                rows[g, v] = float(left[v]) if below <= v <= above else 0.0
+            run_g[s, q] = g
+            run_m[s, q] = r - q
+            run_g[s, r - 1] = g
+            run_m[s, r - 1] = r - q
+            g += 1
+            q = r
+    for _ in range(3):
+        scale[0] = 1.0
+        for v in range(1, 13):
+            scale[v] = 1.0
+            total = 0.0
+            for k in range(g):
+                total += rows[k, v]
+            if total > 0:
+                scale[v] = left[v] / total
+        for k in range(g):
+            tot = 0.0
+            for v in range(13):
+                rows[k, v] = rows[k, v] * scale[v]
+                tot += rows[k, v]
+            if tot > 0:
+                f = 1.0 / tot
+                for v in range(13):
+                    rows[k, v] = rows[k, v] * f
+    return g, slots, first
+
+
+@compiled
+def extreme(q: np.ndarray, m: int, lowest: bool, out: np.ndarray) -> None:
+    """Chance of each value for the smallest (``lowest``) or largest of ``m`` cards, each drawn with the
+    chances ``q`` (index 0 unused)."""
+    out[0] = 0.0
+    beyond = 1.0
+    for j in range(12):
+        v = j + 1 if lowest else 12 - j
+        if q[v] == 0.0 or beyond == 0.0:  # beyond ** m - beyond ** m, exactly
+            out[v] = 0.0
+            continue
+        rest = max(beyond - q[v], 0.0)
+        out[v] = ipow(beyond, m) - ipow(rest, m)
+        beyond = rest
+
+
+@compiled
+def extreme_at(q: np.ndarray, m: int, lowest: bool, v: int) -> float:
+    """:func:`extreme`'s chance for the one value ``v``."""
+    beyond = 1.0
+    for j in range(12):
+        u = j + 1 if lowest else 12 - j
+        rest = max(beyond - q[u], 0.0)
+        if u == v:
+            if q[u] == 0.0 or beyond == 0.0:
+                return 0.0
+            return ipow(beyond, m) - ipow(rest, m)
+        beyond = rest
+    return 0.0
+
+
+# -- the rollout model ------------------------------------------------------------------------------
+
+@inlined
+def _push(tops: np.ndarray, tops_i: np.ndarray, col: int, v: int, off: int, size: int, p: float, k: int) -> None:
+    """Keep ``tops[col, v, off:off + size]`` the largest values seen (their indices in ``tops_i``), largest first."""
+    j = off + size - 1
+    if not p > tops[col, v, j]:
+        return
+    while j > off and p > tops[col, v, j - 1]:
+        tops[col, v, j] = tops[col, v, j - 1]
+        tops_i[col, v, j] = tops_i[col, v, j - 1]
+        j -= 1
+    tops[col, v, j] = p
+    tops_i[col, v, j] = k
+
+
+@inlined
+def _two_more(v: int, col: int, skip_end: int, skip_centre: bool, have: int, left: np.ndarray,
+              ratio: np.ndarray, rows: np.ndarray, slots: int, tops: np.ndarray, tops_i: np.ndarray,
+              behind: np.ndarray) -> float:
+    """Chance to find the cards of ``v`` still missing after ``have`` known ones, ``lv = left[v] - col``
+    copies unplaced, by the two best guesses (or one guess and the card right behind it): the unseen
+    centre cards (one fewer when the first reveal is a centre card, ``skip_centre``), every unknown end
+    but the first reveal's own (``skip_end``, -1: none; the likeliest ends are ``tops``, see
+    :func:`start_choice`) and the card behind a known end. ``ratio[c, v]`` is ``(lv - 1) / lv`` for
+    ``lv = left[v] - c``."""
+    if have >= 2:
+        return 1.0
+    lv = left[v] - col
+    if lv <= 0:
+        return 0.0
+    scale = 1.0 if col == 0 else ratio[0, v]  # lv / left[v]
+    q = ratio[col, v]
+    best1 = 0.0
+    best2 = 0.0
+    pair = 0.0
+    got = 0
+    for t in range(3):  # the two likeliest ends but the first reveal's own
+        if got == 2 or tops_i[col, v, t] < 0:
+            break
+        if tops_i[col, v, t] == skip_end:
+            continue
+        p = tops[col, v, t]
+        if p > best1:
+            best2 = best1
+            best1 = p
+        elif p > best2:
+            best2 = p
+        got += 1
+    for t in range(3, 5):
+        if tops_i[col, v, t] >= 0 and tops_i[col, v, t] != skip_end:
+            pair = max(pair, tops[col, v, t])
+            break
+    if slots:
+        more = slots - (1 if skip_centre else 0)
+        if more:
+            p = rows[0, v] * scale
+            if p > best1:
+                best2 = best1
+                best1 = p
+            elif p > best2:
+                best2 = p
+            if more >= 2:
+                pair = max(pair, p * (p * q))
+    if behind[v]:
+        p = behind[v] * scale
+        if p > best1:
+            best2 = best1
+            best1 = p
+        elif p > best2:
+            best2 = p
+    if have == 1:
+        return best1
+    return max(best1 * best2 * q, pair)
+
+
+@compiled
+def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, ends: np.ndarray,
+                ends_d: np.ndarray, n_ends: int, tops: np.ndarray, tops_i: np.ndarray) -> None:
+    """``tops[0, v]`` (see :func:`start_choice`): the likeliest unknown ends to show ``v`` and to show two of
+    them, with all ``left[v]`` copies unplaced (a known first card of ``v``)."""
+    for t in range(5):
+        tops[0, v, t] = 0.0
+        tops_i[0, v, t] = -1
+    for k in range(n_ends):
+        d = ends_d[k, v]
+        if d > 0:
+            _push(tops, tops_i, 0, v, 0, 3, d, k)
+            m = ends[2, k]
+            if m > 1:
+                second = 1.0 - ipow(1.0 - rows[ends[1, k], v] * ratio[0, v], m - 1)
+                _push(tops, tops_i, 0, v, 3, 2, d * second, k)
+
+
+@compiled
+def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
+    """The first reveal of a turn under the rollout model (see :mod:`trio_solver.rollout`)."""
+    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i = ws
+    left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
+    behind, scale, plain = floats[0], floats[1], floats[2]
+    second = floats[3]
+    P = rp[R_PLAYERS]
+    unaccounted(st, rp, seat, left)
+    wins = winning_values(rp, st[O_TR + rp[R_TEAMOF + seat]])
+    reachable(st, rp, seat, cnt, first, first_own)
+    g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
+    for v in range(13):
+        behind[v] = 0.0
+        plain[v] = -1.0
+        for c in range(2):
+            lv = left[v] - c
+            ratio[c, v] = (lv - 1) / lv if lv > 0 else 0.0
+            for t in range(5):
+                tops[c, v, t] = 0.0
+                tops_i[c, v, t] = -1
+    n_ends = 0
+    n_known = 0
+    last_group = -1
+    for i in range(st[O_NCENTRE]):
+        c = st[O_C + i]
+        if c >= 0 and st[O_CK + i]:
+            known[0, n_known] = i
+            known[1, n_known] = c
+            n_known += 1
+    for s in range(P):
+        acc = accessible(st, s)
+        if acc <= 0:
+            continue
+        base = s * HMAX
+        lo_p = st[O_LO + s]
+        hi_p = st[O_SIZE + s] - 1 - st[O_HI + s]
+        for kind in range(LOWEST, HIGHEST + 1):
+            if acc == 1 and kind == HIGHEST:
+                continue
+            p = lo_p if kind == LOWEST else hi_p
+            if s == seat or st[O_K + base + p]:
+                v = st[O_H + base + p]
+                known[0, n_known] = kind * 16 + s
+                known[1, n_known] = v
+                n_known += 1
+                nb = p + 1 if kind == LOWEST else p - 1
+                if s != seat and lo_p <= nb <= hi_p and not st[O_K + base + nb]:
+                    gr = run_g[s, nb]
+                    behind[v] = max(behind[v], 1.0 - ipow(1.0 - rows[gr, v], run_m[s, nb]))
+                continue
+            gr = run_g[s, p]
+            m = run_m[s, p]
+            k = n_ends
+            ends[0, k] = kind * 16 + s
+            extreme(rows[gr], m, kind == LOWEST, ends_d[k])
+            if gr != last_group:  # both ends of one run share their chances of a second card
+                last_group = gr
+                for v in range(1, 13):
+                    second[v] = 0.0
+                    if m > 1 and left[v] > 1:
+                        second[v] = 1.0 - ipow(1.0 - rows[gr, v] * ratio[1, v], m - 1)
+            ends[1, k] = gr
+            ends[2, k] = m
+            for v in range(1, 13):  # the likeliest ends to show v, and to show two of them, after a v shown
+                d = ends_d[k, v]
+                if d > 0 and left[v] > 1:
+                    pc = d * ratio[0, v]
+                    _push(tops, tops_i, 1, v, 0, 3, pc, k)
+                    if m > 1:
+                        _push(tops, tops_i, 1, v, 3, 2, pc * second[v], k)
+            n_ends += 1
+    best_score = -1.0
+    best = -1
+    for k in range(n_known):
+        a = known[0, k]
+        v = known[1, k]
+        if cnt[v] == 0 or first[v] != a:
+            continue  # the first card of its value is another one (public before own)
+        if cnt[v] < 3 and left[v] > 0:  # the likeliest ends for all the copies of v unplaced
+            _known_tops(v, left, ratio, rows, ends, ends_d, n_ends, tops, tops_i)
+        score = _two_more(v, 0, -1, a >> 4 == CENTRE, cnt[v] - 1, left, ratio, rows, slots, tops, tops_i,
+                          behind) * (4.0 if wins >> v & 1 else 1.0)
+        if score > best_score:
+            best_score = score
+            best = a
+    for k in range(n_ends + (1 if slots else 0)):
+        score = 0.0
+        for v in range(1, 13):
+            d = ends_d[k, v] if k < n_ends else rows[0, v]
+            if d > 0:
+                if k < n_ends and k != tops_i[1, v, 0] and k != tops_i[1, v, 1] and k != tops_i[1, v, 3]:
+                    if plain[v] < 0:  # the same for every first reveal that is none of v's best guesses
+                        plain[v] = _two_more(v, 1, -1, False, cnt[v], left, ratio, rows, slots, tops, tops_i,
+                                             behind)
+                    more = plain[v]
+                else:
+                    more = _two_more(v, 1, k if k < n_ends else -1, k == n_ends, cnt[v], left, ratio, rows, slots,
+                                     tops, tops_i, behind)
+                score += d * more * (4.0 if wins >> v & 1 else 1.0)
+        if score > best_score:
+            best_score = score
+            best = ends[0, k] if k < n_ends else cfirst
+    if best >= 0:
+        return best
+    n = legal(st, rp, buf)
+    return buf[0] if n else -1
+
+
+@inlined
+def is_public(st: np.ndarray, a: int) -> bool:
+    """Whether everyone already knows the card ``a`` would show."""
+    if a >> 4 == CENTRE:
+        return st[O_CK + (a & 15)] != 0
+    return st[O_K + (a & 15) * HMAX + end_position(st, a)] != 0
+
+
+@compiled
+def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
+    """A legal action showing as little as possible: a public card, else the first legal one."""
+    n = legal(st, rp, buf)
+    for k in range(n):
+        if is_public(st, buf[k]):
+            return buf[k]
+    return buf[0] if n else -1
+
+
+@compiled
+def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
+    """The unknown place likeliest to show ``v`` for ``seat`` (-1: none)."""
+    rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _ = ws
+    left = counts[0]
+    unaccounted(st, rp, seat, left)
+    g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, floats[1])
+    best_p = -1.0
+    best = -1
+    if slots:
+        best_p = rows[0, v]
+        best = cfirst
+    for s in range(rp[R_PLAYERS]):
+        if s == seat or accessible(st, s) <= 0:
+            continue
+        for kind in range(LOWEST, HIGHEST + 1):
+            p = st[O_LO + s] if kind == LOWEST else st[O_SIZE + s] - 1 - st[O_HI + s]
+            if st[O_K + s * HMAX + p]:
+                continue
+            d = extreme_at(rows[run_g[s, p]], run_m[s, p], kind == LOWEST, v)
+            if d > best_p:
+                best_p = d
+                best = kind * 16 + s
+    return best
+
+
+@compiled
+def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
+    """The rollout model's next action for the seat to move (-1: no legal action)."""
+    seat = st[O_TOMOVE]
+    if not st[O_NFACE]:
+        return start_choice(st, rp, seat, ws)
+    face = st[O_FACE]
+    counts = ws[3]
+    reachable(st, rp, seat, counts[1], counts[2], counts[3])
+    if counts[1, face]:
+        return counts[2, face]
+    a = guess(st, rp, seat, face, ws)
+    if a >= 0:
+        return a
+    return harmless(st, rp, ws[9])
+
+
+@compiled
+def give(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
+    """The card ``seat`` gives its partner at a swap moment under the rollout model (-1: no swap)."""
+    partner = rp[R_PARTNER + seat]
+    if partner < 0 or st[O_SIZE + seat] == 0 or st[O_SIZE + partner] == 0:
+        return -1
+    counts = ws[3]
+    count, left, seen = counts[1], counts[0], counts[2]
+    for v in range(13):
+        count[v] = 0
+        seen[v] = 0
+    base = O_H + seat * HMAX
+    for p in range(st[O_SIZE + seat]):
+        count[st[base + p]] += 1
+    unaccounted(st, rp, seat, left)
+    pb = partner * HMAX
+    for p in range(st[O_SIZE + partner]):
+        if st[O_K + pb + p]:
+            seen[st[O_H + pb + p]] += 1
+    best = -1
+    for v in range(1, 13):
+        if count[v] != 1:
+            continue
+        if best < 0:
+            best = v
+            continue
+        # max by (seen, left, v == 7, -|v - 6.5|), the first of equals kept
+        if seen[v] != seen[best]:
+            better = seen[v] > seen[best]
+        elif left[v] != left[best]:
+            better = left[v] > left[best]
+        elif (v == 7) != (best == 7):
+            better = v == 7
+        else:
+            better = -abs(v - 6.5) > -abs(best - 6.5)
+        if better:
+            best = v
+    return best
+
+
+#: No plan: the rollout model makes every reveal of the turn (see :func:`play_turn_plan`).
+NO_PLAN = np.zeros((13, 0), np.int64)
+
+
+@compiled
+def play_turn(st: np.ndarray, rp: np.ndarray, ws: Work) -> None:
+    """Play (or finish) the turn of the seat to move with the rollout model."""
+    play_turn_plan(st, rp, -1, 0, NO_PLAN, ws)
+
+
+@compiled
+def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: int, plan: np.ndarray,
+                   ws: Work) -> None:
+    """Play the mover's turn: ``first_action`` (-1: the model's) once ``offset`` cards are face up, then
+    ``plan[v, k]`` (the ``k``-th reveal after the first once it showed ``v``, -1 past the plan) while
+    legal, then the rollout model."""
+    start = st[O_TURNS]
+    while st[O_TURNS] == start and st[O_WINNER] < 0:
+        made = st[O_NFACE] - offset
+        a = -1
+        if made <= 0:
+            a = first_action
+        elif made - 1 < plan.shape[1]:
+            a = plan[st[O_FACE], made - 1]
+            if a >= 0 and not is_legal(st, rp, a):
+                a = -1
+        if a < 0:
+            a = choose(st, rp, ws)
+        if a < 0:
+            end_turn(st, rp)
+            return
+        apply(st, rp, a)
+
+
+@compiled
+def playout(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
+    """Play the rollout model to the end; the winner (-1: a draw after :data:`MAX_TURNS` turns)."""
+    while st[O_WINNER] < 0 and st[O_TURNS] < MAX_TURNS:
+        play_turn(st, rp, ws)
+    return st[O_WINNER]
+
+
+# -- randomness ---------------------------------------------------------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+
+
+@compiled
+def _mix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@compiled
+def stream(seed: np.uint64, index: int) -> np.ndarray:
+    """The generator state of deal ``index`` of ``seed`` (a one-element array, advanced by :func:`uniform`)."""
+    out = np.empty(1, np.uint64)
+    out[0] = _mix(seed ^ _mix(np.uint64(index) * _GOLDEN + _GOLDEN))
+    return out
+
+
+@compiled
+def uniform(state: np.ndarray) -> float:
+    """A uniform float in [0, 1) (53 bits) from the SplitMix64 stream ``state``."""
+    state[0] += _GOLDEN
+    return float(_mix(state[0]) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+def seed64(seed: int) -> np.uint64:
+    """A Python integer seed (any size, any sign) folded into the kernel's 64-bit seed."""
+    digest = hashlib.blake2b(str(int(seed)).encode(), digest_size=8, person=b"trio-deal").digest()
+    return np.uint64(int.from_bytes(digest, "little"))
+
+
+# -- posterior deals ------------------------------------------------------------------------------------
+
+@compiled
+def sample_counts(alpha: np.ndarray, strides: np.ndarray, R: int, F: int, final: np.ndarray,
+                  comp_off: np.ndarray, comp_x: np.ndarray, comp_rest: np.ndarray, comp_phi: np.ndarray,
+                  comp_w: np.ndarray, avoid_off: np.ndarray, avoid: np.ndarray, read: float,
+                  placed: np.ndarray, state: np.ndarray, m: np.ndarray, bits: np.ndarray) -> None:
+    """One count matrix drawn exactly from the lattice's posterior into ``m[row, value]`` (explicit rows,
+    then the implicit one in row ``R`` when there is one): the walk of
+    :meth:`trio_solver.beliefs._Lattice.sample`, backwards from the final state, each value's
+    transition chosen with probability proportional to the forward weight of its source. ``bits[b]``
+    is set to the value at which tracked swap bit ``b`` flips (the card's value)."""
+    D = R + F
+    s = final.copy()
+    key = np.empty(D, np.int64)
+    ncomp = comp_x.shape[0]
+    weights = np.empty(max(ncomp, 1))
+    for u in range(12, 0, -1):
+        c0, c1 = comp_off[u], comp_off[u + 1]
+        total = 0.0
+        for c in range(c0, c1):
+            wt = 0.0
+            ok = True
+            for i in range(R):
+                if s[i] - comp_x[c, i] < 0:
+                    ok = False
+                    break
+            phi = comp_phi[c]
+            if ok:
+                for b in range(F):
+                    if phi >> b & 1 and s[R + b] != 1:
+                        ok = False
+                        break
+            if ok:
+                flat = 0
+                for i in range(R):
+                    flat += (s[i] - comp_x[c, i]) * strides[i]
+                for b in range(F):
+                    fb = 0 if phi >> b & 1 else s[R + b]
+                    flat += fb * strides[R + b]
+                wt = alpha[u - 1, flat] * comp_w[c]
+                if avoid_off[u + 1] > avoid_off[u]:
+                    below = 0
+                    for i in range(R):
+                        below += s[i] - comp_x[c, i]
+                    f = 1.0
+                    for e in range(avoid_off[u], avoid_off[u + 1]):
+                        i, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
+                        if i < R:
+                            src = s[i] - comp_x[c, i]
+                            xi = comp_x[c, i]
+                        else:
+                            src = placed[u - 1] - below
+                            xi = comp_rest[c]
+                        if src <= k1 and src + xi >= k2:
+                            f = f * read
+                    wt = wt * f
+            weights[c - c0] = wt
+            total += wt
+        r = uniform(state) * total
+        acc = 0.0
+        pick = -1
+        last = -1
+        for c in range(c0, c1):
+            w = weights[c - c0]
+            if w > 0:
+                last = c
+                acc += w
+                if r < acc:
+                    pick = c
+                    break
+        if pick < 0:
+            pick = last
+        for i in range(R):
+            m[i, u] = comp_x[pick, i]
+            s[i] -= comp_x[pick, i]
+        m[R, u] = comp_rest[pick]
+        phi = comp_phi[pick]
+        for b in range(F):
+            if phi >> b & 1:
+                s[R + b] = 0
+                bits[b] = u
+
+
+@compiled
+def deal_state(base: np.ndarray, rp: np.ndarray, m: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray,
+               rng: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """A full state: ``base`` (what the viewer knows, unknown cards 0) with the hidden rows filled from the
+    count matrix ``m`` (a hand sorted, the pool shuffled into its slots), and the turn in progress
+    (``turn``, actions) replayed."""
+    st = base.copy()
+    cards = np.empty(36, np.int64)
+    for r in range(row_key.shape[0]):
+        n = 0
+        for v in range(1, 13):
+            for _ in range(m[r, v]):
+                cards[n] = v
+                n += 1
+        key = row_key[r]
+        if key < 0:
+            for i in range(n - 1, 0, -1):  # Fisher-Yates, as random.shuffle
+                j = int(uniform(rng) * (i + 1))
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+            for k in range(pool_slots.shape[0]):
+                st[O_C + pool_slots[k]] = cards[k]
+        else:
+            for p in range(n):
+                st[O_H + key * HMAX + p] = cards[p]
+    for k in range(turn.shape[0]):
+        apply(st, rp, turn[k])
+    return st
+
+
+@inlined
+def _outcome(winner: int, rp: np.ndarray, team: int) -> float:
+    """1 if ``team`` won, 0 if another side did, 1/sides for a draw."""
+    if winner < 0:
+        return 1.0 / rp[R_TEAMS]
+    return 1.0 if rp[R_TEAMOF + winner] == team else 0.0
+
+
+@compiled
+def unpack(lat_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                       np.ndarray]:
+    """The parts of a packed lattice's integer array (:class:`trio_solver.beliefs.Packed`): after the
+    header (R, F, states, transitions, avoid entries), the strides of the state array, the final
+    state, the transitions' offsets per value, their implicit counts and flag masks, the avoid
+    entries' offsets per value and the cards placed up to each value."""
+    D, NC = lat_i[0] + lat_i[1], lat_i[3]
+    a = 5
+    b = a + D
+    c = b + D
+    d = c + 14
+    e = d + NC
+    f = e + NC
+    g = f + 14
+    return lat_i[a:b], lat_i[b:c], lat_i[c:d], lat_i[d:e], lat_i[e:f], lat_i[f:g], lat_i[g:g + 13]
+
+
+@compiled
+def draw_state(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+          base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+          seed: np.uint64, j: int) -> np.ndarray:
+    """The state behind posterior deal ``j`` of ``seed``.
+
+    The lattice comes packed (:class:`trio_solver.beliefs.Packed`): ``lat_f`` = the 13 forward
+    tables, flat, then the transitions' weights and the read weight; ``lat_i`` = :func:`unpack`'s
+    integers; ``lat_comp_x`` the transitions' counts of the explicit rows; ``lat_avoid`` the read
+    choices ``(row, k1, k2)``."""
+    R, F, N, NC = lat_i[0], lat_i[1], lat_i[2], lat_i[3]
+    strides, final, comp_off, comp_rest, comp_phi, avoid_off, placed = unpack(lat_i)
+    alpha = lat_f[:13 * N].reshape((13, N))
+    comp_w = lat_f[13 * N:13 * N + NC]
+    read = lat_f[13 * N + NC]
+    rng = stream(seed, j)
+    m = np.zeros((R + 1, 13), np.int64)
+    bits = np.zeros(max(F, 1), np.int64)
+    sample_counts(alpha, strides, R, F, final, comp_off, lat_comp_x, comp_rest, comp_phi, comp_w, avoid_off,
+                  lat_avoid, read, placed, rng, m, bits)
+    return deal_state(base, rp, m, row_key, pool_slots, rng, turn)
+
+
+@compiled
+def run_outcomes(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+                 base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+                 seed: np.uint64, deals: np.ndarray, out: np.ndarray) -> None:
+    """For each deal index in ``deals``: the rollout model plays the game out; ``out[k, t]`` is 1 for
+    the winning side ``t`` (a draw split evenly)."""
+    T = rp[R_TEAMS]
+    ws = workspace()
+    for k in range(deals.shape[0]):
+        st = draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed, deals[k])
+        w = playout(st, rp, ws)
+        for t in range(T):
+            out[k, t] = _outcome(w, rp, t)
+
+
+@compiled
+def run_tallies(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+                base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+                seed: np.uint64, deals: np.ndarray, firsts: np.ndarray, plans: np.ndarray,
+                strata: np.ndarray, results: np.ndarray) -> int:
+    """Each candidate ``c`` (first action ``firsts[c]``, then ``plans[c]`` for the rest of the turn, see
+    :func:`play_turn_plan`) on each deal ``deals[k]``: ``strata[c, k]`` is what the mover's turn did (0
+    failed, 1 a trio, 2 won the game) and ``results[c, k]`` 1 if the mover's side won the game (a draw
+    1/sides). On one deal, candidates that leave the same state after the turn share one playout
+    (the model is deterministic). Returns the number of playouts played."""
+    C = firsts.shape[0]
+    offset = turn.shape[0]
+    after = np.empty((C, STATE_SIZE), np.int64)
+    ws = workspace()
+    played = 0
+    for k in range(deals.shape[0]):
+        st0 = draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed, deals[k])
+        mover = st0[O_TOMOVE]
+        team = rp[R_TEAMOF + mover]
+        before = popcount(st0[O_TR + team])
+        for c in range(C):
+            st = st0.copy()
+            play_turn_plan(st, rp, firsts[c], offset, plans[c], ws)
+            if st[O_WINNER] >= 0:
+                strata[c, k] = 2
+            elif popcount(st[O_TR + team]) > before:
+                strata[c, k] = 1
+            else:
+                strata[c, k] = 0
+            after[c] = st
+            same = -1
+            for d in range(c):
+                eq = True
+                for x in range(STATE_SIZE):
+                    if after[d, x] != st[x]:
+                        eq = False
+                        break
+                if eq:
+                    same = d
+                    break
+            if same >= 0:
+                results[c, k] = results[same, k]
+            else:
+                results[c, k] = _outcome(playout(st, rp, ws), rp, team)
+                played += 1
+    return played
+
+
+@compiled
+def run_swaps(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+              base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+              seed: np.uint64, deals: np.ndarray, seat: int, gives: np.ndarray, results: np.ndarray) -> None:
+    """At a swap moment: for each option ``gives[c]`` (-1: no swap) and deal ``deals[k]``, ``results[c, k]``
+    is 1 if ``seat``'s side wins after giving it to its partner, who gives what the rollout model gives
+    (the team swaps when both give a card)."""
+    partner = rp[R_PARTNER + seat]
+    team = rp[R_TEAMOF + seat]
+    ws = workspace()
+    for k in range(deals.shape[0]):
+        st0 = draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed, deals[k])
+        back = give(st0, rp, partner, ws)
+        for c in range(gives.shape[0]):
+            st = st0.copy()
+            if gives[c] >= 0 and back >= 0:
+                swap(st, seat, partner, gives[c], back)
+            results[c, k] = _outcome(playout(st, rp, ws), rp, team)
