@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from ._args import show as _show
+from ._text import escape
 from .errors import RecordError, RunError, TrioError
 from .facts import STATE_BUDGET
 
@@ -90,8 +91,8 @@ def _seconds(text: str) -> float:
 
 def _positive(text: str) -> int:
     t = text.strip()
-    if not t.isdigit() or len(t) > 12 or int(t) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r:.40}")
+    if not (t.isascii() and t.isdigit()) or len(t) > 12 or int(t) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {_show(text)}")
     return int(t)
 
 
@@ -470,7 +471,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _note(text: str) -> None:
-    print(f"{PROG}: note: {text}", file=sys.stderr, flush=True)
+    print(f"{PROG}: note: {escape(text)}", file=sys.stderr, flush=True)
 
 
 def _check_backend_args(args: argparse.Namespace) -> None:
@@ -687,12 +688,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with time_limit(args.time_limit):
             output = args.func(args)
         if output:
+            # text from records and file names never reaches the terminal raw (names are checked on
+            # reading; paths are not): every control character but the line break is escaped
+            output = escape(output, keep="\n")
             sys.stdout.write(output if output.endswith("\n") else output + "\n")
         sys.stdout.flush()
     except UsageError as e:
         return _fail(str(e), 2)
     except TrioError as e:
-        return _fail(f"{_where_file(args)}{_in_cli_words(e)}", 1)
+        return _fail(_with_file(args, _in_cli_words(e)), 1)
     except KeyboardInterrupt:
         _silence_stdout()
         return _fail("interrupted", 130)
@@ -728,8 +732,9 @@ class _OutputError(Exception):
 
 
 def _fail(message: str, status: int) -> int:
-    """Print ``trio-solver: message`` as one line on standard error (if it is open); return ``status``."""
-    line = f"{PROG}: {' '.join(message.split())}\n"
+    """Print ``trio-solver: message`` as one line on standard error (if it is open), its control
+    characters escaped; return ``status``."""
+    line = f"{PROG}: {' '.join(escape(message).split())}\n"
     try:
         if sys.stderr is not None:
             sys.stderr.write(line)
@@ -772,9 +777,14 @@ def _in_cli_words(e: TrioError) -> str:
     return str(e)
 
 
-def _where_file(args: argparse.Namespace | None) -> str:
+def _with_file(args: argparse.Namespace | None, message: str) -> str:
+    """``FILE: message`` for a command on one record file (not when the message names it already)."""
     f = getattr(args, "file", None)
-    return f"{f}: " if f and f != "-" else ""
+    if isinstance(f, list):  # analyse FILE...: one file is named, several are named by their own errors
+        f = f[0] if len(f) == 1 else None
+    if not isinstance(f, str) or not f or f == "-" or message.startswith(f"{escape(f)}: "):
+        return message
+    return f"{f}: {message}"
 
 
 def entry() -> None:
