@@ -96,6 +96,13 @@ def _positive(text: str) -> int:
     return int(t)
 
 
+def _port(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 5 or not 0 <= int(t) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0 to 65535, got {_show(text)}")
+    return int(t)
+
+
 def _delay(text: str) -> float:
     try:
         value = float(text) if len(text) <= 30 else -1.0
@@ -526,7 +533,8 @@ def cmd_serve(args: argparse.Namespace) -> str:
     except ImportError as e:
         raise UsageError(f"the HTTP service needs the serve extra: pip install 'trio-solver[serve]' ({e.name} missing)") from None
     serve(host=args.host, port=args.port, workers=args.workers, timeout=args.timeout, cors=args.cors,
-          queue=args.queue, log_level=args.log_level)
+          queue=args.queue, log_level=args.log_level, allow_hosts=args.allow_host, read_timeout=args.read_timeout,
+          client_share=args.client_share)
     return ""
 
 
@@ -653,14 +661,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
     sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    sp.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    sp.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
     sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
-    sp.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    sp.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
                     help="time limit of one request (default 30)")
+    sp.add_argument("--read-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                    help="time a client has to send a request's headers, and then its body (default 10)")
     sp.add_argument("--queue", type=_positive, default=64,
                     help="requests waiting or running at most; more are answered 503 busy (default 64)")
+    sp.add_argument("--client-share", type=_positive, default=None, metavar="N",
+                    help="requests of one client address waiting or running at most (default a quarter of "
+                         "--queue); behind a proxy every request comes from the proxy's address")
     sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
                     help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
+                         "for any): the name of a proxy in front of the service, or of this machine when bound "
+                         "to another address; by default only the bound address and the loopback names")
     sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     return p
 
@@ -763,7 +780,8 @@ def _silence_stdout() -> None:
 #: Arguments of the library that the commands take as options: their errors name the option.
 _OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed",
               "swap_budget": "--swap-budget", "objective": "--objective", "limit": "--list",
-              "time limit": "--time-limit"}
+              "time limit": "--time-limit", "allow_hosts": "--allow-host", "client_share": "--client-share",
+              "read_timeout": "--read-timeout"}
 
 
 def _in_cli_words(e: TrioError) -> str:

@@ -95,5 +95,6 @@ class RunError(TrioError):
     """A run of many games or analyses that cannot start or go on.
 
     For example: a backend that is not installed or not reachable, a results
-    file written by a run with other parameters, a task that failed every retry.
+    file written by a run with other parameters, a task that failed every retry,
+    an HTTP service given options out of range.
     """
