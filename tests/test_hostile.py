@@ -9,7 +9,6 @@ cases (HEAD, Host, content type, timeouts, fair share, disconnects, /docs) are i
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -23,7 +22,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError, cli
+from helpers_cli import run_main as _main
+from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError
 from trio_solver._text import UNSAFE, check_text, csv_cell, escape
 from trio_solver.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.play import play_terminal
@@ -38,13 +38,6 @@ RULES3 = {"players": 3, "mode": "simple"}
 #: Text that acts on a terminal: retitle the window, ring, clear the screen, forge a line, reorder.
 TERMINAL_ATTACKS = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "ok\rforged", "a\nb", "\x07", "\u202edcba", "x\x85y",
                     "\u2028", "\x00", "\x7f", "\x9b31m"]
-
-
-def _main(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(argv)
-    return status, out.getvalue(), err.getvalue()
 
 
 def _no_raw_controls(text: str) -> None:
@@ -319,3 +312,18 @@ def test_random_api_names_round_trip() -> None:
         rec = Record.from_game(game, names=names)
         assert Record.loads(rec.dumps()).names == tuple(names)
         assert handle("new_game", {"rules": RULES3, "seed": 1, "names": names})["record"]["names"] == names
+
+
+# -- found by the fuzz suite: digits that are not ASCII in the short notation ------------------------------------
+
+
+@pytest.mark.parametrize("text", ["c3=²", "l1=٣", "h0=1٢"])
+def test_non_ascii_digits_in_a_shown_card_are_a_notation_error(text: str) -> None:
+    from trio_solver import NotationError, Revealed
+
+    with pytest.raises(NotationError, match="the value must be 1 to 12"):
+        Revealed.from_str(text)
+    viewer = json.loads(VIEWER.read_text(encoding="utf-8"))
+    viewer["events"] = []
+    resp = respond(json.dumps({"op": "move", "record": viewer, "reveal": text}))
+    assert resp["ok"] is False and "the value must be 1 to 12" in resp["error"]

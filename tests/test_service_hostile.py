@@ -3,8 +3,6 @@ body time limits, a client's fair share of the queue, disconnects in one log lin
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import logging
 import select
@@ -13,7 +11,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -21,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from helpers_service import live_server
-from trio_solver import cli
+from helpers_cli import run_main
 from trio_solver.errors import RunError
 from trio_solver.service import HostCheck, create_app, host_pattern
 
@@ -330,9 +327,6 @@ def test_concurrent_clients_each_get_their_share() -> None:
     (["serve", "--allow-host", "\x1b[2J"], 1, "--allow-host: expected a host name"),
 ])
 def test_serve_options_are_checked_before_starting(argv: list[str], status: int, needle: str) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        got = cli.main(argv)
-    assert got == status and out.getvalue() == "", err.getvalue()
-    assert needle in err.getvalue() and err.getvalue().count("\n") == 1
-    assert "\x1b" not in err.getvalue()
+    got, out, err = run_main(argv)
+    assert got == status and out == "", err
+    assert needle in err and err.count("\n") == 1 and "\x1b" not in err
