@@ -327,3 +327,19 @@ def test_non_ascii_digits_in_a_shown_card_are_a_notation_error(text: str) -> Non
     viewer["events"] = []
     resp = respond(json.dumps({"op": "move", "record": viewer, "reveal": text}))
     assert resp["ok"] is False and "the value must be 1 to 12" in resp["error"]
+
+
+def test_12_report_pages_carry_no_raw_controls(tmp_path: Path) -> None:
+    """The HTML report's title comes from the file name, which may hold anything but '/'."""
+    from trio_solver import ViewError, analyse
+
+    path = tmp_path / "g\x1b]0;owned\x07\u202e.json"
+    Record.load(FULL).save(path)
+    status, out, err = _main(["analyse", str(path), "--quick", "--html", str(tmp_path / "r.html")])
+    assert status == 0, err
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<title>Trio game analysis: g\\x1b]0;owned\\x07\\u202e.json</title>" in page
+    assert UNSAFE.search(page.replace("\n", "")) is None
+    _no_raw_controls(out)
+    with pytest.raises(ViewError, match="title: expected str"):
+        analyse(Record.load(FULL), samples=0).html(title=b"x")  # type: ignore[arg-type]

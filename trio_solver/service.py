@@ -560,8 +560,8 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
             except asyncio.TimeoutError:
                 return _error(408, f"the request body did not arrive within {read_timeout:g} s", close=True)
             except ClientDisconnect:
-                _LOG.warning("%s: the client %s went away before the end of its request body", request.url.path[:80],
-                             client or "?")
+                _LOG.warning("%s: the client %s went away before the end of its request body",
+                             escape(request.url.path[:80]), escape(client) or "?")
                 return _error(400, "the client went away before the end of its request body", close=True)
             if isinstance(body, Response):
                 return body
