@@ -343,3 +343,11 @@ def test_12_report_pages_carry_no_raw_controls(tmp_path: Path) -> None:
     _no_raw_controls(out)
     with pytest.raises(ViewError, match="title: expected str"):
         analyse(Record.load(FULL), samples=0).html(title=b"x")  # type: ignore[arg-type]
+
+
+def test_3_files_are_never_half_written_with_text_that_is_not_unicode(tmp_path: Path) -> None:
+    from trio_solver.files import write_text
+
+    with pytest.raises(RecordError, match=r"cannot write: the text holds a lone surrogate.*\\ud800"):
+        write_text(tmp_path / "r.txt", "report of \ud800")
+    assert list(tmp_path.iterdir()) == []
