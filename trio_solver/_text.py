@@ -11,20 +11,16 @@ text at all:
 * lone surrogates (U+D800 to U+DFFF): JSON escapes can produce them, but they are not Unicode
   text and cannot be written as UTF-8.
 
-:func:`check_text` refuses a name or an id that holds one (or is longer than :data:`MAX_TEXT`),
-:func:`escape` writes each one of a text meant for people as a visible escape (``\\x1b``), and
-:func:`csv_cell` keeps a spreadsheet from reading a cell as a formula.
+:func:`trio_solver._args.check_text` refuses a name or an id that holds one (or is longer than
+:data:`MAX_TEXT`), :func:`escape` writes each one of a text meant for people as a visible escape
+(``\\x1b``), and :func:`csv_cell` keeps a spreadsheet from reading a cell as a formula. This module
+imports nothing of the package, so that every module (errors included) can use it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .errors import TrioError
-
-__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "check_text", "csv_cell", "FORMULA_START"]
+__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START"]
 
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
@@ -67,21 +63,6 @@ def escape(text: str, keep: str = "") -> str:
     if UNSAFE.search(text) is None:
         return text
     return UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escaped(m.group()), text)
-
-
-def check_text(where: str, value: Any, error: type[TrioError], what: str = "a string") -> str:
-    """``value`` if it is a string of at most :data:`MAX_TEXT` characters with no unsafe character;
-    else raise ``error`` with one line naming ``where``."""
-    if not isinstance(value, str):
-        from ._args import show
-
-        raise error(f"{where}: expected {what}, got {show(value)}")
-    if len(value) > MAX_TEXT:
-        raise error(f"{where}: longer than {MAX_TEXT} characters ({len(value)})")
-    bad = first_unsafe(value)
-    if bad is not None:
-        raise error(f"{where}: holds {describe(bad)}; names and ids are plain text")
-    return value
 
 
 def csv_cell(text: str) -> str:

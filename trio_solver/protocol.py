@@ -18,9 +18,9 @@ import random
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
-from ._args import show
+from ._args import check_text, show
 from ._json import strict_loads, strings
-from ._text import MAX_TEXT, check_text
+from ._text import MAX_TEXT
 from .errors import RecordError, TrioError
 from .record import MAX_RECORD_BYTES, Record
 
@@ -486,7 +486,7 @@ def error_text(e: BaseException) -> str:
 
 def read_id(rid: Any) -> Any:
     """A request's ``id`` as it is echoed back: any JSON value of at most :data:`~trio_solver._text.MAX_TEXT`
-    characters as JSON whose strings are plain text (:func:`~trio_solver._text.check_text`); else
+    characters as JSON whose strings are plain text (:func:`~trio_solver._args.check_text`); else
     :class:`RequestError` naming ``id``."""
     for place, text in strings(rid):
         check_text(f"id{'.' + place if place and not place.startswith('[') else place}", text, RequestError)

@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._args import check_text
 from ._args import show as _show
 from . import _args
 from ._json import fail, is_int, json_object, key_text, kind, strict_loads
-from ._text import check_text
 from .engine import Deal, Game, _read_cards
 from .errors import RecordError, RulesError
 from .files import write_text
