@@ -11,18 +11,19 @@ from typing import Any
 
 import uvicorn
 
-from trio_solver.service import create_app
+from trio_solver.service import create_app, server_config
 
 
 @contextmanager
 def live_server(**options: Any) -> Iterator[str]:
-    """Run the service with ``create_app(**options)`` and yield its base URL."""
+    """Run the service with ``create_app(**options)``, as ``serve`` runs it (:func:`server_config`),
+    and yield its base URL."""
     app = create_app(**options)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(server_config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
+from helpers_cli import run_main
 from helpers_service import live_server
-from trio_solver.cli import main
 from trio_solver.protocol import respond
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "viewer_3p_picante.json"
@@ -22,11 +21,12 @@ def _labels(analysis: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [(d["event"], d["reveal_index"], d["label"], d["sure"], d["loss"]) for d in analysis["decisions"]]
 
 
-def test_every_door_gives_the_same_analysis(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_every_door_gives_the_same_analysis(tmp_path: Path) -> None:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     out = tmp_path / "report.html"
-    assert main(["analyse", str(EXAMPLE), "--json", "--seed", "7", "--html", str(out)]) == 0
-    cli = json.loads(capsys.readouterr().out)
+    status, printed, _ = run_main(["analyse", str(EXAMPLE), "--json", "--seed", "7", "--html", str(out)])
+    assert status == 0
+    cli = json.loads(printed)
     assert cli["judged_by"] == "game" and cli["samples"] > 16  # the default analysis, not a cheaper one
     engine = respond(json.dumps({"id": 1, "op": "analyse", "record": record, "seed": 7}))
     assert engine["ok"], engine

@@ -7,7 +7,6 @@ traceback, and that no partial or temporary file is left behind. ``--fuzz-long``
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import signal
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 from trio_solver import Record, TrioError, cli
 
 from fuzz_settings import FUZZ_SCALE
+from helpers_cli import run_main as _main
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
@@ -256,14 +256,6 @@ def test_huge_numbers_in_options_in_process(args: list[str]) -> None:
     assert status in (1, 2)
     assert out == ""
     _one_line_error(err)
-
-
-def _main(argv: list[str]) -> tuple[int, str, str]:
-    """Run :func:`cli.main` in this process and capture what it printed."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(argv)
-    return status, out.getvalue(), err.getvalue()
 
 
 # -- arbitrary command lines, in process ------------------------------------------------------------

@@ -30,9 +30,10 @@ def browser() -> Iterator[Browser]:
 
 
 def _tricky_record(tmp_path: Path) -> Path:
-    """The 4-player example with names that HTML and JSON must both carry through unchanged."""
+    """The 4-player example with names that HTML and JSON must both carry through unchanged (names
+    are plain text: a line separator or a control character is refused on reading)."""
     data = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))
-    data["names"] = ["Alice </script>", "Bob & \"Co\"", "Chloé <b>", "Dan\u2028"]
+    data["names"] = ["Alice </script>", "Bob & \"Co\"", "Chloé <b>", "Dan <!-- ]]>"]
     path = tmp_path / "tricky.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path

@@ -9,6 +9,7 @@ import random
 from enum import EnumMeta
 from typing import Any
 
+from ._text import MAX_TEXT, describe, first_unsafe
 from .errors import TrioError
 
 
@@ -58,6 +59,20 @@ def read_weight(name: str, value: Any, error: type[TrioError]) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
         raise error(f"{name}: expected None or a weight in (0, 1], got {show(value)}")
     return float(value)
+
+
+def check_text(name: str, value: Any, error: type[TrioError], what: str = "a string") -> str:
+    """``value`` if it is a string of at most :data:`~trio_solver._text.MAX_TEXT` characters with no
+    unsafe character (:mod:`trio_solver._text`: controls, line separators, bidirectional formatting,
+    lone surrogates): the check of names and ids at every door. Else raise ``error`` naming ``name``."""
+    if not isinstance(value, str):
+        raise error(f"{name}: expected {what}, got {show(value)}")
+    if len(value) > MAX_TEXT:
+        raise error(f"{name}: longer than {MAX_TEXT} characters ({len(value)})")
+    bad = first_unsafe(value)
+    if bad is not None:
+        raise error(f"{name}: holds {describe(bad)}; names and ids are plain text")
+    return value
 
 
 def boolean(name: str, value: Any, error: type[TrioError]) -> bool:

@@ -4,12 +4,16 @@ and one-line messages about what a value is. Internal to the package."""
 from __future__ import annotations
 
 import json
+import math
+import re
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from ._args import show as _show
+from ._text import describe
 from .errors import RecordError
 
-__all__ = ["fail", "is_int", "kind", "key_text", "is_text", "json_object", "strict_loads", "read_position_head"]
+__all__ = ["fail", "is_int", "kind", "key_text", "json_object", "strings", "strict_loads", "read_position_head"]
 
 
 def fail(where_: str, reason: str, event: int | None = None) -> NoReturn:
@@ -32,15 +36,6 @@ def kind(x: Any) -> str:
 def key_text(key: object) -> str:
     """A JSON key as it may appear in a one-line message (quoted when it holds control characters)."""
     return key if isinstance(key, str) and key.isprintable() else repr(key)
-
-
-def is_text(x: str) -> bool:
-    """Whether ``x`` can be written out as UTF-8 (JSON escapes can produce lone surrogates)."""
-    try:
-        x.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def json_object(raw: Any, loc: str, allowed: tuple[str, ...]) -> dict[str, Any]:
@@ -66,16 +61,58 @@ def _bad_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not allowed")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {_show(text)} is beyond the range of a float")
+    return value
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape in JSON text, or a surrogate in a ``str``: only then can a parsed
+#: string hold a lone surrogate, so only then are the strings walked.
+_MAY_HOLD_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}|[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def strings(data: Any) -> Iterator[tuple[str, str]]:
+    """Every string of a parsed JSON value, keys and values, with its place (``names[0]``, ``a.b``;
+    ``""`` for ``data`` itself)."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, str):
+            yield place, value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                inner = f"{place}.{key_text(key)}" if place else key_text(key)
+                yield inner, key
+                stack.append((item, inner))
+        elif isinstance(value, list):
+            stack.extend((item, f"{place}[{k}]") for k, item in enumerate(value))
+
+
 def strict_loads(text: str, what: str = "record") -> Any:
-    """Parse JSON text, refusing duplicate keys, NaN/Infinity, over-long integers and deep nesting."""
+    """Parse JSON text, refusing duplicate keys, NaN/Infinity and numbers beyond a float
+    (``1e999``), over-long integers, deep nesting, and strings that are not Unicode text (a lone
+    surrogate, from an escape such as ``\\ud800``: such a string cannot be written out as UTF-8).
+
+    Raises :class:`RecordError`: ``what`` for the text as a whole, the key path (``names[0]``)
+    for a string that is not Unicode text."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_bad_constant)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_bad_constant,
+                          parse_float=_finite)
     except json.JSONDecodeError as e:
         raise RecordError(what, f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise RecordError(what, "JSON nested too deeply") from None
-    except ValueError as e:  # duplicate keys, NaN, over-long integers
+    except ValueError as e:  # duplicate keys, NaN, numbers beyond a float, over-long integers
         raise RecordError(what, f"not valid JSON: {e}") from None
+    if _MAY_HOLD_SURROGATE.search(text) is not None:
+        for place, string in strings(data):
+            m = _SURROGATE.search(string)
+            if m is not None:
+                raise RecordError(place or what, f"holds {describe(m.group())}")
+    return data
 
 
 def read_position_head(data: Any, allowed: tuple[str, ...], required: tuple[str, ...]) -> tuple[dict[str, Any], Any, int]:

@@ -390,10 +390,13 @@ class Analysis:
         return "\n".join(out)
 
     def html(self, title: str = "Trio game analysis") -> str:
-        """A self-contained page: the report, a chart with clickable points, and the positions."""
+        """A self-contained page: the report, a chart with clickable points, and the positions.
+
+        ``title`` (a string; :class:`~trio_solver.errors.ViewError` otherwise) is shown with its
+        control characters escaped, as every text of the page is."""
         from .analysis_html import page
 
-        return page(self, title)
+        return page(self, _args.instance("title", title, str, ViewError))
 
 
 def _game_pct(d: Decision) -> str:

@@ -16,6 +16,7 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
+from ._text import escape
 from .words import percent as _pct
 
 if TYPE_CHECKING:
@@ -330,12 +331,13 @@ def page(a: Analysis, title: str) -> str:
     legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {html.escape(n)}</span> '
                      for s, n in enumerate(a.players)) + " "
     header = html.escape(a.header()).replace("\n", "<br>")
+    title = html.escape(escape(title))  # a file name may hold control characters; names cannot
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title>
+<title>{title}</title>
 <style>{_STYLE}</style></head><body>
-<h1>{html.escape(title)}</h1>
+<h1>{title}</h1>
 <p id="header">{header}</p>
 <h2>Players</h2>
 <div class="wrap"><table id="players"><tr><th>player</th><th>choices</th><th>accuracy</th><th>average loss</th>

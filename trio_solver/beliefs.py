@@ -1035,13 +1035,14 @@ class Beliefs:
     @classmethod
     def from_json(cls, data: Any) -> Beliefs:
         """The beliefs of the position in ``data["view"]`` (the form of ``to_json(view=True)``);
-        raises :class:`~trio_solver.errors.RecordError` for a document that is not one."""
+        raises :class:`~trio_solver.errors.RecordError` for a document that is not one (``exact``
+        must be ``true`` or ``false``, ``swap_budget`` and ``read`` as :class:`Beliefs` takes them)."""
         from ._json import fail
         if not isinstance(data, dict) or "view" not in data:
             fail("beliefs", "expected the object of Beliefs.to_json(view=True), with its 'view'")
         budget = data.get("swap_budget", STATE_BUDGET)
         try:
-            return cls(PlayerView.from_json(data["view"]), exact=bool(data.get("exact", False)), swap_budget=budget,
+            return cls(PlayerView.from_json(data["view"]), exact=data.get("exact", False), swap_budget=budget,
                        read=data.get("read"))
         except ViewError as e:
             fail("beliefs", str(e))

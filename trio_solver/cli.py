@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from ._args import show as _show
+from ._text import escape
 from .errors import RecordError, RunError, TrioError
 from .facts import STATE_BUDGET
 
@@ -91,8 +92,15 @@ def _seconds(text: str) -> float:
 
 def _positive(text: str) -> int:
     t = text.strip()
-    if not t.isdigit() or len(t) > 12 or int(t) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {text!r:.40}")
+    if not (t.isascii() and t.isdigit()) or len(t) > 12 or int(t) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {_show(text)}")
+    return int(t)
+
+
+def _port(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 5 or not 0 <= int(t) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0 to 65535, got {_show(text)}")
     return int(t)
 
 
@@ -500,7 +508,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _note(text: str) -> None:
-    print(f"{PROG}: note: {text}", file=sys.stderr, flush=True)
+    print(f"{PROG}: note: {escape(text)}", file=sys.stderr, flush=True)
 
 
 def _check_backend_args(args: argparse.Namespace) -> None:
@@ -555,7 +563,8 @@ def cmd_serve(args: argparse.Namespace) -> str:
     except ImportError as e:
         raise UsageError(f"the HTTP service needs the serve extra: pip install 'trio-solver[serve]' ({e.name} missing)") from None
     serve(host=args.host, port=args.port, workers=args.workers, timeout=args.timeout, cors=args.cors,
-          queue=args.queue, log_level=args.log_level)
+          queue=args.queue, log_level=args.log_level, allow_hosts=args.allow_host, read_timeout=args.read_timeout,
+          client_share=args.client_share)
     return ""
 
 
@@ -690,14 +699,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
     sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    sp.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    sp.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
     sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
-    sp.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    sp.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
                     help="time limit of one request (default 30)")
+    sp.add_argument("--read-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                    help="time a client has to send a request's headers, and then its body (default 10)")
     sp.add_argument("--queue", type=_positive, default=64,
                     help="requests waiting or running at most; more are answered 503 busy (default 64)")
+    sp.add_argument("--client-share", type=_positive, default=None, metavar="N",
+                    help="requests of one client address waiting or running at most (default a quarter of "
+                         "--queue); behind a proxy every request comes from the proxy's address")
     sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
                     help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
+                         "for any): the name of a proxy in front of the service, or of this machine when bound "
+                         "to another address; by default only the bound address and the loopback names")
     sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     return p
 
@@ -725,12 +743,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with time_limit(args.time_limit):
             output = args.func(args)
         if output:
+            # text from records and file names never reaches the terminal raw (names are checked on
+            # reading; paths are not): every control character but the line break is escaped
+            output = escape(output, keep="\n")
             sys.stdout.write(output if output.endswith("\n") else output + "\n")
         sys.stdout.flush()
     except UsageError as e:
         return _fail(str(e), 2)
     except TrioError as e:
-        return _fail(f"{_where_file(args)}{_in_cli_words(e)}", 1)
+        return _fail(_with_file(args, _in_cli_words(e)), 1)
     except KeyboardInterrupt:
         _silence_stdout()
         return _fail("interrupted", 130)
@@ -766,8 +787,9 @@ class _OutputError(Exception):
 
 
 def _fail(message: str, status: int) -> int:
-    """Print ``trio-solver: message`` as one line on standard error (if it is open); return ``status``."""
-    line = f"{PROG}: {' '.join(message.split())}\n"
+    """Print ``trio-solver: message`` as one line on standard error (if it is open), its control
+    characters escaped; return ``status``."""
+    line = f"{PROG}: {' '.join(escape(message).split())}\n"
     try:
         if sys.stderr is not None:
             sys.stderr.write(line)
@@ -797,7 +819,8 @@ def _silence_stdout() -> None:
 _OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed",
               "confidence": "--confidence", "precision": "--precision",
               "swap_budget": "--swap-budget", "objective": "--objective", "limit": "--list",
-              "time limit": "--time-limit"}
+              "time limit": "--time-limit", "allow_hosts": "--allow-host", "client_share": "--client-share",
+              "read_timeout": "--read-timeout"}
 
 
 def _in_cli_words(e: TrioError) -> str:
@@ -811,9 +834,14 @@ def _in_cli_words(e: TrioError) -> str:
     return str(e)
 
 
-def _where_file(args: argparse.Namespace | None) -> str:
+def _with_file(args: argparse.Namespace | None, message: str) -> str:
+    """``FILE: message`` for a command on one record file (not when the message names it already)."""
     f = getattr(args, "file", None)
-    return f"{f}: " if f and f != "-" else ""
+    if isinstance(f, list):  # analyse FILE...: one file is named, several are named by their own errors
+        f = f[0] if len(f) == 1 else None
+    if not isinstance(f, str) or not f or f == "-" or message.startswith(f"{escape(f)}: "):
+        return message
+    return f"{f}: {message}"
 
 
 def entry() -> None:

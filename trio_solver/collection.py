@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 from .parallel import run_tasks
 from .analysis import DEFAULT_SAMPLES, Analysis, analyse
 from .stopping import DEFAULT_CONFIDENCE
+from ._text import csv_cell
 from .errors import TrioError
 from .record import Record
 
@@ -30,12 +32,13 @@ R = TypeVar("R")
 
 
 def record_paths(args: Sequence[str]) -> list[str]:
-    """The record files named by ``args``: files as given, directories as their ``*.json`` files, sorted."""
+    """The record files named by ``args``: files as given, directories as every entry whose name ends
+    in ``.json``, sorted. An entry that is not a readable regular file (a dangling or looping symbolic
+    link, a folder, a FIFO) is kept, so that :func:`analyse_files` lists it as skipped with its reason."""
     out: list[str] = []
     for a in args:
         if os.path.isdir(a):
-            out.extend(sorted(os.path.join(a, f) for f in os.listdir(a)
-                              if f.endswith(".json") and os.path.isfile(os.path.join(a, f))))
+            out.extend(sorted(os.path.join(a, f) for f in os.listdir(a) if f.endswith(".json")))
         else:
             out.append(a)
     return out
@@ -53,6 +56,10 @@ class GameOutcome:
 def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
     path, samples, seed, confidence = job
     try:
+        mode = os.stat(path).st_mode  # follows symbolic links: a dangling or looping one fails here
+        if not stat.S_ISREG(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "a FIFO, device or socket"
+            return GameOutcome(path, None, f"not a record file: {what}")
         record = Record.load(path)
         if not record.known_seats():
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
@@ -60,7 +67,10 @@ def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
     except TrioError as e:
         return GameOutcome(path, None, str(e))
     except OSError as e:
-        return GameOutcome(path, None, e.strerror or str(e))
+        reason = e.strerror or str(e)
+        if os.path.islink(path):
+            reason = f"a symbolic link that leads to no file ({reason})"
+        return GameOutcome(path, None, reason)
 
 
 @dataclass
@@ -135,13 +145,15 @@ class Collection:
         }
 
     def csv(self) -> str:
-        """One row per player name, with a header row."""
+        """One row per player name, with a header row. A name that starts like a spreadsheet formula
+        (``=``, ``+``, ``-``, ``@``) is written with a leading ``'`` (:func:`trio_solver._text.csv_cell`),
+        so that a spreadsheet shows it as text instead of running it."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["name", "games", "wins", "decisions", "accuracy", "average_loss",
                     "inaccuracies", "mistakes", "blunders"])
         for t in self.players():
-            w.writerow([t.name, t.games, t.wins, t.decisions,
+            w.writerow([csv_cell(t.name), t.games, t.wins, t.decisions,
                         "" if t.accuracy is None else f"{t.accuracy:.4f}",
                         "" if t.average_loss is None else f"{t.average_loss:.4f}",
                         t.inaccuracies, t.mistakes, t.blunders])

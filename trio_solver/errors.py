@@ -7,6 +7,8 @@ print ``str(error)`` and nothing else.
 
 from __future__ import annotations
 
+from ._text import escape
+
 __all__ = [
     "TrioError",
     "RulesError",
@@ -24,7 +26,9 @@ class TrioError(ValueError):
     """Base class of every error raised by trio_solver.
 
     ``str(error)`` is always one line of at most :attr:`MAX_MESSAGE` characters (line breaks
-    inside a quoted value become spaces; a longer message is cut)."""
+    inside a quoted value become spaces, other control characters and bidirectional formatting
+    characters are written as escapes such as ``\\x1b``; a longer message is cut), so it is safe
+    to print to a terminal or to show in a page."""
 
     MAX_MESSAGE = 1000
 
@@ -32,6 +36,7 @@ class TrioError(ValueError):
         text = super().__str__()
         if len(text.splitlines()) > 1 or "\n" in text or "\r" in text:
             text = " ".join(text.splitlines())
+        text = escape(text)
         if len(text) > self.MAX_MESSAGE:
             text = text[: self.MAX_MESSAGE - 3] + "..."
         return text
@@ -62,17 +67,18 @@ class RecordError(TrioError):
     """A ``trio-record/1`` document that breaks the format or the rules.
 
     ``where`` locates the problem: ``"event 7 (turn of seat 2), reveal 2"``, or
-    a key path such as ``"rules.players"``; ``reason`` says what is wrong.
+    a key path such as ``"rules.players"``; ``reason`` says what is wrong. Both are one line with
+    their unsafe characters escaped, as the message is.
     """
 
     #: Longer reasons are cut (a bad value may be megabytes long); the message stays one line.
     MAX_REASON = 400
 
     def __init__(self, where: str, reason: str, *, event: int | None = None) -> None:
-        reason = " ".join(reason.split("\n"))
+        reason = escape(" ".join(reason.split("\n")))
         if len(reason) > self.MAX_REASON:
             reason = reason[: self.MAX_REASON] + "..."
-        where = " ".join(where.split("\n"))
+        where = escape(" ".join(where.split("\n")))
         if len(where) > self.MAX_REASON:
             where = where[: self.MAX_REASON] + "..."
         self.where = where
@@ -89,5 +95,6 @@ class RunError(TrioError):
     """A run of many games or analyses that cannot start or go on.
 
     For example: a backend that is not installed or not reachable, a results
-    file written by a run with other parameters, a task that failed every retry.
+    file written by a run with other parameters, a task that failed every retry,
+    an HTTP service given options out of range.
     """

@@ -13,6 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from ._text import describe
 from .errors import RecordError
 
 __all__ = ["write_text", "new_file_mode"]
@@ -29,8 +30,9 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically, with an ordinary file's mode.
 
     Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when the
-    path is a directory, its folder is missing, or the file cannot be written (read-only
-    folder, full disk); no temporary file survives any outcome.
+    path is a directory, its folder is missing, the file cannot be written (read-only
+    folder, full disk) or ``text`` is not Unicode text (a lone surrogate); no temporary file
+    survives any outcome.
     """
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError("path", f"expected a file name, got {type(path).__name__}")
@@ -58,4 +60,6 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
             pass
         if isinstance(e, OSError):
             raise RecordError(str(path), f"cannot write: {e.strerror or e}") from None
+        if isinstance(e, UnicodeEncodeError):  # a lone surrogate: not Unicode text
+            raise RecordError(str(path), f"cannot write: the text holds {describe(e.object[e.start])}") from None
         raise

@@ -301,7 +301,7 @@ def _probe(address: str) -> None:
     if "://" in target:
         target = target.split("://", 1)[1]
     host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()) or len(port) > 5:
         if address == "auto":
             return
         raise RunError(f"--ray-address: expected 'auto' or HOST:PORT, got {address!r}")

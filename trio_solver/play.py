@@ -19,11 +19,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from ._args import show
+from ._text import escape
 from .advice_text import advice_text
 from .bots import Bot, SolverBot, make_bot
 from .engine import Game
 from .errors import NotationError
-from .record import Record
+from .record import Record, read_names
 from .render import describe_event, frame, render_frame
 from .reveal import Reveal
 from .rules import Rules
@@ -142,12 +144,12 @@ class HumanBot:
                 self.out(f"  hint: give {pick} (the single card {who} most likely pairs with)" if pick is not None
                          else "  hint: pass (you hold no single card to give)")
                 continue
-            if text.isdigit() and int(text) in hand:
+            if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) in hand:
                 return int(text)
             try:
                 Reveal.from_str(text)
             except NotationError:
-                self.out(f"  you hold no {text!r}; give one of {sorted(set(hand))}, or 'pass'")
+                self.out(f"  you hold no {show(text)}; give one of {sorted(set(hand))}, or 'pass'")
             else:
                 self.out(f"  the swap comes first: give one of {sorted(set(hand))}, or 'pass'; then the turn goes on")
 
@@ -177,15 +179,17 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
 
     Returns the game as it stands at the end or when the person stopped; with
     ``save`` it is written there as a record (also when stopped). ``delay`` is
-    the pause after each bot reveal, in seconds.
+    the pause after each bot reveal, in seconds. ``names`` (one per seat, checked as a record's
+    names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
+    Every line written is escaped as :func:`trio_solver._text.escape` does.
     """
     def out(text: str) -> None:
-        stdout.write(text + "\n")
+        stdout.write(escape(text, keep="\n") + "\n")
         stdout.flush()
 
     display = bot_display_names(list(bot_names))
     if names:
-        seat_names = list(names)
+        seat_names = list(read_names(names, rules.players))
     else:
         others = iter(display)
         seat_names = ["you" if s == human else next(others) for s in range(rules.players)]

@@ -18,7 +18,9 @@ import random
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
-from ._json import strict_loads
+from ._args import check_text, show
+from ._json import strict_loads, strings
+from ._text import MAX_TEXT
 from .errors import RecordError, TrioError
 from .record import MAX_RECORD_BYTES, Record
 from .stopping import DEFAULT_CONFIDENCE
@@ -41,6 +43,8 @@ __all__ = [
     "RequestError",
     "handle",
     "respond",
+    "read_id",
+    "encode_response",
     "parse_request",
     "run_engine",
     "replay_json",
@@ -79,13 +83,13 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     if seat == "default":
         seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
     if seat == "all" and record.deal is None:
-        raise RecordError("--seat", "'all' needs a record with the whole deal")
+        raise RecordError("seat", "'all' needs a record with the whole deal")
     last = len(record.events) if after is None else after
     if not isinstance(last, int) or isinstance(last, bool) or not 0 <= last <= len(record.events):
-        raise RecordError("--after", f"expected 0 to {len(record.events)} events, got {last!r}")
+        raise RecordError("after", f"expected 0 to {len(record.events)} events, got {show(last)}")
     if seat is not None and seat != "all" and (not isinstance(seat, int) or isinstance(seat, bool)
                                                or not 0 <= seat < record.rules.players):
-        raise RecordError("--seat", f"expected a seat 0 to {record.rules.players - 1}, none or all, got {seat!r}")
+        raise RecordError("seat", f"expected a seat 0 to {record.rules.players - 1}, none or all, got {show(seat)}")
     if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
         record.view(seat)  # raises: this record does not know that seat's hand
     # the events as the chosen view saw them: other teams' swap values stay secret
@@ -105,7 +109,7 @@ def beliefs_of(record: Record, seat: int | None | str = "default", after: int | 
     from .facts import STATE_BUDGET
 
     if seat == "all":
-        raise RecordError("--seat", "beliefs are for one seat or 'none' (a spectator)")
+        raise RecordError("seat", "beliefs are for one seat or 'none' (a spectator)")
     view = record.view(seat, after)
     beliefs = Beliefs(view, swap_budget=STATE_BUDGET if swap_budget is None else swap_budget)
     if not beliefs.consistent:
@@ -125,7 +129,7 @@ def advise_result(record: Record, seat: int | None | str = "default", after: int
     from .search import advise
 
     if seat == "all" or seat is None:
-        raise RecordError("--seat", "advice is for the seat to move, whose hand must be known")
+        raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if objective not in ("trio", "win", "game"):
         raise RequestError(f"objective: expected 'trio', 'win' or 'game', got {objective!r}")
     view = record.view(seat, after)
@@ -384,10 +388,7 @@ def _op_new_game(a: _Args) -> dict[str, Any]:
     if seed is None:
         seed = int.from_bytes(os.urandom(6), "big")
     first = a.int_("first_player", maximum=rules.players - 1)
-    names = a.raw("names")
-    if names is not None and (not isinstance(names, list) or len(names) != rules.players
-                              or not all(isinstance(x, str) and len(x) <= 200 for x in names)):
-        a.fail("names", f"expected a list of {rules.players} short strings, one per seat")
+    names = a.raw("names")  # checked by Record.from_game, as the names of any record
     a.done()
     game = Game.deal(rules, seed, first_player=first)
     record = Record.from_game(game, names)
@@ -506,13 +507,28 @@ def error_text(e: BaseException) -> str:
     return f"internal error ({type(e).__name__}); please report it with the request"
 
 
+def read_id(rid: Any) -> Any:
+    """A request's ``id`` as it is echoed back: any JSON value of at most :data:`~trio_solver._text.MAX_TEXT`
+    characters as JSON whose strings are plain text (:func:`~trio_solver._args.check_text`); else
+    :class:`RequestError` naming ``id``."""
+    for place, text in strings(rid):
+        check_text(f"id{'.' + place if place and not place.startswith('[') else place}", text, RequestError)
+    size = len(json.dumps(rid, ensure_ascii=False))
+    if size > MAX_TEXT:
+        raise RequestError(f"id: longer than {MAX_TEXT} characters as JSON ({size})")
+    return rid
+
+
 def respond(line: str | bytes) -> dict[str, Any]:
     """The response object for one request line of the engine protocol."""
     try:
         data = parse_request(line)
     except TrioError as e:
         return {"id": None, "ok": False, "error": error_text(e)}
-    rid = data.pop("id", None)
+    try:
+        rid = read_id(data.pop("id", None))
+    except TrioError as e:
+        return {"id": None, "ok": False, "error": error_text(e)}
     if "op" not in data:
         return {"id": rid, "ok": False, "error": f"op: missing (one of {', '.join(OPS)})"}
     op = data.pop("op")
@@ -521,6 +537,17 @@ def respond(line: str | bytes) -> dict[str, Any]:
     except Exception as e:  # noqa: BLE001 - every failure is answered, the engine goes on
         return {"id": rid, "ok": False, "error": error_text(e)}
     return {"id": rid, "ok": True, "result": result}
+
+
+def encode_response(resp: dict[str, Any]) -> bytes:
+    """One response as a line of UTF-8 JSON; a result that cannot be written as JSON becomes an
+    error response for the same id (the id was checked, so it always can be)."""
+    try:
+        return json.dumps(resp, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
+    except (ValueError, TypeError):  # UnicodeEncodeError is a ValueError
+        fallback = {"id": resp.get("id"), "ok": False, "error": "internal error: a result that is not JSON; "
+                    "please report it with the request"}
+        return json.dumps(fallback, ensure_ascii=True).encode("ascii") + b"\n"
 
 
 def _read_line(stream: IO[bytes]) -> bytes | None:
@@ -545,11 +572,6 @@ def run_engine(stdin: IO[bytes], stdout: IO[bytes]) -> int:
             return 0
         if not line.strip():
             continue
-        resp = respond(line)
-        try:
-            text = json.dumps(resp, ensure_ascii=False, allow_nan=False)
-        except ValueError:
-            text = json.dumps({"id": None, "ok": False, "error": "internal error: a result that is not JSON"})
-        stdout.write(text.encode("utf-8") + b"\n")
+        stdout.write(encode_response(respond(line)))
         stdout.flush()
 

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._args import check_text
 from ._args import show as _show
 from . import _args
-from ._json import fail, is_int, is_text, json_object, key_text, kind, strict_loads
+from ._json import fail, is_int, json_object, key_text, kind, strict_loads
 from .engine import Deal, Game, _read_cards
 from .errors import RecordError, RulesError
 from .files import write_text
@@ -71,15 +72,17 @@ class Record:
     viewer: Viewer | None = None
     _final: PlayerView | Game | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if self.names is not None and isinstance(self.rules, Rules):
+            object.__setattr__(self, "names", read_names(self.names, self.rules.players))
+
     # -- reading ------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
         """Read a record file (``"-"`` reads standard input)."""
         if not isinstance(path, (str, os.PathLike)):
             raise RecordError("path", f"expected a file name, got {type(path).__name__}")
-        name = str(path)
-        if not name.isprintable() or len(name) > 200:
-            name = _args.show(name, 200)
+        name = str(path)  # as the error's place: escaped and cut by RecordError
         try:
             if name == "-":
                 if sys.stdin is None:
@@ -130,15 +133,7 @@ class Record:
         except RulesError as e:
             raise RecordError("", str(e)) from None
         n = rules.players
-        names = None
-        if "names" in data:
-            raw = data["names"]
-            if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, str) for x in raw):
-                raise RecordError("names", f"expected a list of {n} strings, one per seat")
-            for k, x in enumerate(raw):
-                if not is_text(x):
-                    raise RecordError(f"names[{k}]", f"not valid Unicode text: {_show(x, 80)}")
-            names = tuple(raw)
+        names = read_names(data["names"], n) if "names" in data else None
         first = data.get("first_player", 0)
         if not is_int(first) or not 0 <= first < n:
             raise RecordError("first_player", f"expected a seat 0 to {n - 1}, got {_show(first, 80)}")
@@ -166,19 +161,20 @@ class Record:
 
     @classmethod
     def from_game(cls, game: Game, names: Sequence[str] | None = None, viewer: int | None = None) -> Record:
-        """The full-deal record of a game (its turn in progress included)."""
+        """The full-deal record of a game (its turn in progress included).
+
+        ``names``: one display name per seat, as in a record (plain text, see :func:`read_names`);
+        raises :class:`RecordError` naming ``names[k]``, ``viewer`` or ``game`` for a bad argument."""
         if not isinstance(game, Game):
             raise RecordError("game", f"expected a Game, got {type(game).__name__}")
-        if names is not None and (not isinstance(names, (list, tuple)) or len(names) != game.rules.players
-                                  or not all(isinstance(x, str) for x in names)):
-            raise RecordError("names", f"expected {game.rules.players} names, one per seat")
+        checked = None if names is None else read_names(names, game.rules.players)
         if viewer is not None and (not is_int(viewer) or not 0 <= viewer < game.rules.players):
             raise RecordError("viewer", f"expected a seat 0 to {game.rules.players - 1}, got {_show(viewer, 40)}")
         return cls(
             game.rules,
             tuple(game.table.finished_events()),
             game.first_player,
-            None if names is None else tuple(names),
+            checked,
             game.deal_,
             None if viewer is None else Viewer(viewer, game.deal_.hands[viewer]),
         )
@@ -309,6 +305,16 @@ class _ArgError(RecordError):
     def __init__(self, message: str) -> None:
         name, _, reason = message.partition(": ")
         super().__init__(name, reason)
+
+
+def read_names(raw: Any, players: int) -> tuple[str, ...]:
+    """One display name per seat: a list (or tuple) of ``players`` strings of at most
+    :data:`~trio_solver._text.MAX_TEXT` characters, none holding a control character, a line
+    separator, a bidirectional formatting character or a lone surrogate (so a name is safe to print
+    and to show in a page). Raises :class:`RecordError` naming ``names`` or ``names[k]``."""
+    if not isinstance(raw, (list, tuple)) or len(raw) != players:
+        raise RecordError("names", f"expected a list of {players} names, one per seat, got {_show(raw, 80)}")
+    return tuple(check_text(f"names[{k}]", x, _ArgError, "a name") for k, x in enumerate(raw))
 
 
 def _read_viewer(raw: Any, rules: Rules) -> Viewer:

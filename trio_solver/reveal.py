@@ -147,7 +147,7 @@ class Revealed(NamedTuple):
             raise NotationError(f"expected a shown card such as c3=10, got {_show(text)}")
         place, _, value = text.partition("=")
         v = value.strip()
-        if not v.isdigit() or len(v) > 2 or not 1 <= int(v) <= 12:
+        if not (v.isascii() and v.isdigit()) or len(v) > 2 or not 1 <= int(v) <= 12:
             raise NotationError(f"{_show(text, 40)}: the value must be 1 to 12")
         return cls(Reveal.from_str(place), int(v))
 

@@ -377,11 +377,9 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
         _args.int_in("workers", workers, 1, 10**6, RunError, "a number of workers")
     names = tuple(bots)
     if len(names) != rules.players:
-        raise ViewError(f"--bots names {len(names)} bots for {rules.players} players")
+        raise ViewError(f"bots: {len(names)} bot names for {rules.players} players (one per seat)")
     for name in names:
         make_bot(name, random.Random(0), budget=budget)  # unknown names, bad budgets fail before any game
-    if games < 1:
-        raise RunError(f"--games: expected 1 or more games, got {games}")
     template = GameTask(rules, names, seed, 0, keep_records, budget)
     note = on_note if on_note is not None else (lambda _text: None)
     tally = _Tally(rules)

@@ -1,0 +1,354 @@
+"""Hostile text and hostile clients (issue 32): each case of the issue, at the door where it was found.
+
+Names and ids that are not plain text are refused in one line; numbers beyond a float are refused;
+nothing from a record or a request reaches a terminal, a spreadsheet or a page raw; errors name the
+request's argument at the protocol and the service, the option at the command line. The service
+cases (HEAD, Host, content type, timeouts, fair share, disconnects, /docs) are in
+``test_service_hostile.py``; the hypothesis strategy of hostile strings is ``test_fuzz_hostile.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from helpers_cli import run_main as _main
+from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError
+from trio_solver._args import check_text
+from trio_solver._text import UNSAFE, csv_cell, escape
+from trio_solver.collection import Collection, GameOutcome, analyse_files, record_paths
+from trio_solver.play import play_terminal
+from trio_solver.protocol import encode_response, handle, respond
+
+ROOT = Path(__file__).resolve().parent.parent
+FULL = ROOT / "examples" / "full_deal_4p.json"
+VIEWER = ROOT / "examples" / "viewer_3p_picante.json"
+GOOD = json.loads(FULL.read_text(encoding="utf-8"))
+RULES3 = {"players": 3, "mode": "simple"}
+
+#: Text that acts on a terminal: retitle the window, ring, clear the screen, forge a line, reorder.
+TERMINAL_ATTACKS = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "ok\rforged", "a\nb", "\x07", "\u202edcba", "x\x85y",
+                    "\u2028", "\x00", "\x7f", "\x9b31m"]
+
+
+def _no_raw_controls(text: str) -> None:
+    """Nothing but line breaks among the unsafe characters (the terminal output rule)."""
+    bad = {c for c in UNSAFE.findall(text) if c != "\n"}
+    assert not bad, f"raw control characters {sorted(map(ord, bad))} in {text[-300:]!r}"
+
+
+def _record_with_names(names: list[str]) -> dict[str, Any]:
+    doc = json.loads(json.dumps(GOOD))
+    doc["names"] = names
+    return doc
+
+
+# -- the shared rule ---------------------------------------------------------------------------------
+
+
+def test_the_text_rule() -> None:
+    for bad in TERMINAL_ATTACKS + ["\ud800", "\udfff", "a\tb", "\u2066x\u2069", "\u200f"]:
+        with pytest.raises(TrioError, match=r"names\[0\]: holds a"):
+            check_text("names[0]", bad, TrioError)
+        assert UNSAFE.search(escape(bad)) is None and escape(bad) != bad
+    for good in ["Alice", "Chloé", "李雷", "محمد", "👩‍👩‍👧", "O'Brien", "=1+1", " ", "", "x" * 200]:
+        assert check_text("names[0]", good, TrioError) == good
+        assert escape(good) == good
+    with pytest.raises(TrioError, match="longer than 200 characters"):
+        check_text("names[0]", "x" * 201, TrioError)
+    assert escape("a\nb\x1bc", keep="\n") == "a\nb\\x1bc"
+    assert [csv_cell(x) for x in ["=1", "+1", "-1", "@A1", "\t=1", "\r=1", "a=1", "1"]] == \
+        ["'=1", "'+1", "'-1", "'@A1", "'\t=1", "'\r=1", "a=1", "1"]
+
+
+def test_error_messages_are_escaped() -> None:
+    e = TrioError("x\x1b]0;t\x07 \u202ey")
+    assert str(e) == "x\\x1b]0;t\\x07 \\u202ey"
+    r = RecordError("a\x1bb", "c\x07d")
+    assert (r.where, r.reason) == ("a\\x1bb", "c\\x07d") and UNSAFE.search(str(r)) is None
+
+
+# -- 1. a lone surrogate in the engine ------------------------------------------------------------------
+
+
+def test_1_engine_answers_lone_surrogates_and_goes_on() -> None:
+    lines = [
+        b'{"id":"\\ud800","op":"version"}\n',
+        b'{"id":2,"op":"version"}\n',
+        b'{"id":3,"op":"new_game","rules":{"players":3,"mode":"simple"},"names":["a","b","\\udc00"]}\n',
+        b'{"id":{"\\ud83d\\ude00":"\\u00e9"},"op":"version"}\n',  # a surrogate pair is one character: fine
+        b'{"id":"\\u001b]0;x\\u0007","op":"version"}\n',
+        b'{"id":5,"op":"new_game","rules":{"players":3,"mode":"simple"},"names":["a","\\u001b[2J","c"]}\n',
+        b'{"id":6,"op":"version"}\n',
+    ]
+    proc = subprocess.run([sys.executable, "-m", "trio_solver", "engine"], input=b"".join(lines),
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == b""
+    out = [json.loads(x) for x in proc.stdout.decode("utf-8").splitlines()]
+    assert [r["id"] for r in out] == [None, 2, None, {"😀": "é"}, None, 5, 6]
+    assert [r["ok"] for r in out] == [False, True, False, True, False, False, True]
+    assert out[0]["error"] == "id: holds a lone surrogate, which is not Unicode text (\\ud800)"
+    assert out[2]["error"].startswith("names[2]: holds a lone surrogate")
+    assert out[4]["error"].startswith("id: holds a control character (\\x1b)")
+    assert out[5]["error"].startswith("names[1]: holds a control character (\\x1b)")
+
+
+# -- 3. the Python API: names are checked when a record is made -----------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["\ud800", *TERMINAL_ATTACKS, "x" * 201])
+def test_3_record_names_are_checked_at_every_constructor(tmp_path: Path, bad: str) -> None:
+    game = Game.deal(Rules(3), 1)
+    names = ["Ann", bad, "Cy"]
+    with pytest.raises(RecordError) as err:
+        Record.from_game(game, names=names)
+    assert err.value.where == "names[1]" and UNSAFE.search(str(err.value)) is None
+    with pytest.raises(RecordError, match=r"names\[1\]"):
+        Record(game.rules, (), names=tuple(names))
+    with pytest.raises(RecordError, match=r"names\[1\]"):
+        Record.from_json(_record_with_names(["a", bad, "c", "d"]))
+    with pytest.raises(RecordError, match=r"names\[1\]"):
+        Record.loads(json.dumps(_record_with_names(["a", bad, "c", "d"])))  # ensure_ascii: \ud800 escapes
+    with pytest.raises(RecordError, match=r"names\[1\]"):
+        play_terminal(Rules(3), 0, ["memory", "memory"], 1, stdin=io.StringIO(""), stdout=io.StringIO(),
+                      names=names)
+    assert list(tmp_path.iterdir()) == []  # nothing was saved
+    ok = Record.from_game(game, names=("Ann", "Bé", "=Cy"))
+    ok.save(tmp_path / "ok.json")
+    assert Record.load(tmp_path / "ok.json").names == ("Ann", "Bé", "=Cy")
+    with pytest.raises(RecordError, match="names: expected a list of 3 names"):
+        Record.from_game(game, names=["a", "b"])
+
+
+# -- 4. play: a digit that is not an ASCII digit, a huge number ---------------------------------------------
+
+
+def test_4_swap_prompt_takes_odd_digits_calmly(tmp_path: Path) -> None:
+    rules = Rules(4, "simple", teams=True)
+    out = io.StringIO()
+    stdin = io.StringIO("²\n" + "9" * 5000 + "\n٣\n\x1b[2J\nquit\n")
+    play_terminal(rules, 0, ["memory", "memory", "memory"], 3, stdin=stdin, stdout=out,
+                  save=str(tmp_path / "g.json"))
+    text = out.getvalue()
+    assert "you hold no '²'" in text and "you hold no '٣'" in text and "Game saved to" in text
+    assert "you hold no '\\x1b[2j'" in text  # the typed escape comes back escaped (input is lower-cased)
+    _no_raw_controls(text)
+    assert all(len(line) < 400 for line in text.splitlines())
+    r = subprocess.run([sys.executable, "-m", "trio_solver", "play", "--players", "4", "--teams", "--seed", "3"],
+                       input="²\n" + "9" * 5000 + "\nquit\n", capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0 and r.stderr == "", r.stderr[-500:]
+
+
+# -- 5. the file named once ------------------------------------------------------------------------------------
+
+
+def test_5_errors_name_the_file_once(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": ')
+    for argv in (["analyse", str(bad), "--quick"], ["validate", str(bad)], ["replay", str(bad)]):
+        status, out, err = _main(argv)
+        assert (status, out) == (1, "")
+        assert err == f"trio-solver: {bad}: record: not valid JSON: Expecting value at line 1 column 12\n"
+    for argv in (["analyse", "/proc/self/mem", "--quick"], ["validate", "/proc/self/mem"]):  # a read error
+        status, out, err = _main(argv)
+        assert status == 1 and err.count("/proc/self/mem") == 1, err
+        assert err.startswith("trio-solver: /proc/self/mem: cannot read: ")
+
+
+# -- 6. the argument's name at each door ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, argument, reason", [
+    ({"op": "replay", "after": 99}, "after", "expected 0 to 17 events, got 99"),
+    ({"op": "state", "after": 18}, "after", "expected 0 to 17 events, got 18"),
+    ({"op": "advise", "seat": None}, "seat", "advice is for the seat to move"),
+    ({"op": "beliefs", "seat": 7}, "seat", "expected a seat 0 to 3"),
+])
+def test_6_protocol_names_the_argument_and_the_cli_its_option(args: dict[str, Any], argument: str,
+                                                              reason: str) -> None:
+    resp = respond(json.dumps({"id": 1, **args, "record": GOOD}))
+    assert resp["ok"] is False and resp["error"].startswith(f"{argument}: {reason}"), resp
+    assert "--" not in resp["error"]
+    option = ["--after", str(args["after"])] if "after" in args else \
+        ["--seat", "none" if args["seat"] is None else str(args["seat"])]
+    status, _, err = _main([args["op"] if args["op"] != "state" else "replay", str(FULL), *option])
+    assert status == 1 and f": --{argument}: " in err, err
+
+
+def test_6_replay_seat_all_without_a_deal() -> None:
+    viewer = json.loads(VIEWER.read_text(encoding="utf-8"))
+    resp = respond(json.dumps({"op": "replay", "record": viewer, "seat": "all"}))
+    assert resp["error"] == "seat: 'all' needs a record with the whole deal"
+    status, _, err = _main(["replay", str(VIEWER), "--seat", "all"])
+    assert status == 1 and err.endswith("--seat: 'all' needs a record with the whole deal\n")
+
+
+# -- 7. numbers beyond a float ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ['{"id":1e999,"op":"version"}', '{"id":-1e400,"op":"version"}',
+                                  '{"op":"version","x":1E+999}', '{"id":[0.5, 1e309],"op":"version"}'])
+def test_7_numbers_beyond_a_float_are_refused_before_running(line: str) -> None:
+    resp = respond(line)
+    assert resp == {"id": None, "ok": False, "error": resp["error"]}
+    assert "is beyond the range of a float" in resp["error"] and "internal" not in resp["error"]
+    json.loads(encode_response(resp))
+    with pytest.raises(RecordError, match="beyond the range of a float"):
+        Record.loads(json.dumps(GOOD)[:-1] + ', "x": 1e999}')
+
+
+def test_7_a_result_that_is_not_json_keeps_its_id() -> None:
+    line = encode_response({"id": 7, "ok": True, "result": {"x": float("nan")}})
+    assert json.loads(line) == {"id": 7, "ok": False, "error": "internal error: a result that is not JSON; "
+                                                               "please report it with the request"}
+
+
+# -- 8. Beliefs.from_json takes a bool, exactly -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["false", "true", 1, 0, None, np.array([1, 0]), np.bool_(True), [], {}])
+def test_8_beliefs_exact_must_be_a_bool(value: Any) -> None:
+    b = Beliefs(Game.deal(Rules(3), 4).view(0))
+    doc = b.to_json(view=True)
+    with pytest.raises(RecordError, match=r"^beliefs: exact: expected True or False"):
+        Beliefs.from_json({**doc, "exact": value})
+    assert Beliefs.from_json({**doc, "exact": True}).exact is True
+    assert Beliefs.from_json(doc).exact is False
+
+
+# -- 11. CSV cells that a spreadsheet would run ---------------------------------------------------------------
+
+
+def test_11_csv_neutralises_formulas(tmp_path: Path) -> None:
+    names = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)"]
+    Record.from_json(_record_with_names(names)).save(tmp_path / "g.json")
+    status, out, err = _main(["analyse", str(tmp_path), "--quick", "--csv"])
+    assert status == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    cells = sorted(r[0] for r in rows[1:])
+    assert cells == sorted("'" + n for n in names)
+    status, out, _ = _main(["analyse", str(tmp_path), "--quick", "--json"])
+    assert sorted(p["name"] for p in json.loads(out)["players"]) == sorted(names)  # JSON keeps the names
+
+
+# -- 12. nothing raw on the terminal --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("attack", TERMINAL_ATTACKS)
+def test_12_names_with_controls_are_refused_and_the_terminal_stays_clean(tmp_path: Path, attack: str) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(_record_with_names(["Ann", attack, "Cy", "Dan"]), ensure_ascii=False),
+                    encoding="utf-8")
+    for argv in (["replay", str(path)], ["analyse", str(path), "--quick"], ["validate", str(path)],
+                 ["advise", str(path)]):
+        status, out, err = _main(argv)
+        assert (status, out) == (1, "")
+        assert "names[1]: holds a" in err and err.count("\n") == 1
+        _no_raw_controls(err)
+
+
+def test_12_file_names_with_controls_are_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    Record.load(FULL).save(folder / "ok.json")
+    (folder / "x\x1b]0;owned\x07\rforged.json").write_text("{}")
+    status, out, err = _main(["analyse", str(folder), "--quick"])
+    assert status == 0 and err == ""
+    assert "skipped " in out and "x\\x1b]0;owned\\x07\\x0dforged.json" in out
+    _no_raw_controls(out)
+    status, out, err = _main(["validate", str(folder / "x\x1b]0;owned\x07\rforged.json")])
+    assert status == 1 and "x\\x1b]0;owned\\x07\\x0dforged.json: format: missing" in err
+    _no_raw_controls(err)
+
+
+# -- 16. symbolic links that lead nowhere ---------------------------------------------------------------------
+
+
+def test_16_dangling_looping_and_odd_entries_are_listed_as_skipped(tmp_path: Path) -> None:
+    Record.load(FULL).save(tmp_path / "a.json")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "gone.json")
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    (tmp_path / "folder.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")  # opening it would wait for a writer forever
+    (tmp_path / "notes.txt").write_text("not a record")
+    paths = record_paths([str(tmp_path)])
+    assert [Path(p).name for p in paths] == ["a.json", "dangling.json", "fifo.json", "folder.json", "loop.json"]
+    result = analyse_files(paths, samples=0)
+    reasons = {Path(o.path).name: o.error for o in result.failed}
+    assert [Path(o.path).name for o in result.analysed] == ["a.json"]
+    assert reasons == {
+        "dangling.json": "a symbolic link that leads to no file (No such file or directory)",
+        "loop.json": "a symbolic link that leads to no file (Too many levels of symbolic links)",
+        "folder.json": "not a record file: a folder",
+        "fifo.json": "not a record file: a FIFO, device or socket",
+    }
+    status, out, _ = _main(["analyse", str(tmp_path), "--quick"])
+    assert status == 0 and "1 games analysed, 4 files skipped" in out
+    assert out.count("  skipped ") == 4
+
+
+def test_collection_text_and_csv_of_outcomes() -> None:
+    c = Collection([GameOutcome("x\x1b.json", None, "bad \x07")])
+    assert c.csv().splitlines() == ["name,games,wins,decisions,accuracy,average_loss,inaccuracies,mistakes,blunders"]
+    assert "skipped x\x1b.json" in c.text()  # raw in the library; the command escapes its whole output
+
+
+def test_random_api_names_round_trip() -> None:
+    """Names of plain text in every script survive a save and a load unchanged."""
+    rng = random.Random(5)
+    alphabet = "aé李ب👩‍ 'O=+-@.,"
+    game = Game.deal(Rules(3), 2)
+    for _ in range(50):
+        names = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12))) for _ in range(3)]
+        rec = Record.from_game(game, names=names)
+        assert Record.loads(rec.dumps()).names == tuple(names)
+        assert handle("new_game", {"rules": RULES3, "seed": 1, "names": names})["record"]["names"] == names
+
+
+# -- found by the fuzz suite: digits that are not ASCII in the short notation ------------------------------------
+
+
+@pytest.mark.parametrize("text", ["c3=²", "l1=٣", "h0=1٢"])
+def test_non_ascii_digits_in_a_shown_card_are_a_notation_error(text: str) -> None:
+    from trio_solver import NotationError, Revealed
+
+    with pytest.raises(NotationError, match="the value must be 1 to 12"):
+        Revealed.from_str(text)
+    viewer = json.loads(VIEWER.read_text(encoding="utf-8"))
+    viewer["events"] = []
+    resp = respond(json.dumps({"op": "move", "record": viewer, "reveal": text}))
+    assert resp["ok"] is False and "the value must be 1 to 12" in resp["error"]
+
+
+def test_12_report_pages_carry_no_raw_controls(tmp_path: Path) -> None:
+    """The HTML report's title comes from the file name, which may hold anything but '/'."""
+    from trio_solver import ViewError, analyse
+
+    path = tmp_path / "g\x1b]0;owned\x07\u202e.json"
+    Record.load(FULL).save(path)
+    status, out, err = _main(["analyse", str(path), "--quick", "--html", str(tmp_path / "r.html")])
+    assert status == 0, err
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "<title>Trio game analysis: g\\x1b]0;owned\\x07\\u202e.json</title>" in page
+    assert UNSAFE.search(page.replace("\n", "")) is None
+    _no_raw_controls(out)
+    with pytest.raises(ViewError, match="title: expected str"):
+        analyse(Record.load(FULL), samples=0).html(title=b"x")  # type: ignore[arg-type]
+
+
+def test_3_files_are_never_half_written_with_text_that_is_not_unicode(tmp_path: Path) -> None:
+    from trio_solver.files import write_text
+
+    with pytest.raises(RecordError, match=r"cannot write: the text holds a lone surrogate.*\\ud800"):
+        write_text(tmp_path / "r.txt", "report of \ud800")
+    assert list(tmp_path.iterdir()) == []

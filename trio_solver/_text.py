@@ -1,0 +1,71 @@
+"""Text from outside and text for people: one rule for every door. Internal to the package.
+
+A character is *unsafe* when it can act on a terminal or a page beyond showing itself, or is not
+text at all:
+
+* the C0 and C1 control characters (NUL, BEL, BS, TAB, LF, CR, ESC, DEL, U+0080 to U+009F):
+  they ring, move the cursor, clear the screen, retitle the window or forge a new output line;
+* the line and paragraph separators U+2028 and U+2029 (line breaks to many editors and viewers);
+* the bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+  U+2069): they reorder the text that follows them, so what is shown is not what is there;
+* lone surrogates (U+D800 to U+DFFF): JSON escapes can produce them, but they are not Unicode
+  text and cannot be written as UTF-8.
+
+:func:`trio_solver._args.check_text` refuses a name or an id that holds one (or is longer than
+:data:`MAX_TEXT`), :func:`escape` writes each one of a text meant for people as a visible escape
+(``\\x1b``), and :func:`csv_cell` keeps a spreadsheet from reading a cell as a formula. This module
+imports nothing of the package, so that every module (errors included) can use it.
+"""
+
+from __future__ import annotations
+
+import re
+__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START"]
+
+#: The longest name or id accepted, in characters (a display name is a word or two).
+MAX_TEXT = 200
+
+#: One unsafe character (see the module's docstring).
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+#: What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection, CWE-1236).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def first_unsafe(text: str) -> str | None:
+    """The first unsafe character of ``text``, or ``None`` when it has none."""
+    m = UNSAFE.search(text)
+    return None if m is None else m.group()
+
+
+def _escaped(c: str) -> str:
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def describe(c: str) -> str:
+    """An unsafe character in words, for an error message: ``a control character (\\x1b)``."""
+    n = ord(c)
+    if 0xD800 <= n <= 0xDFFF:
+        kind = "a lone surrogate, which is not Unicode text"
+    elif n in (0x2028, 0x2029):
+        kind = "a line separator"
+    elif n >= 0x100:
+        kind = "a bidirectional formatting character"
+    else:
+        kind = "a control character"
+    return f"{kind} ({_escaped(c)})"
+
+
+def escape(text: str, keep: str = "") -> str:
+    """``text`` with every unsafe character but those in ``keep`` written as a visible escape
+    (``\\x1b``, ``\\u202e``): safe to write to a terminal or into a page as text."""
+    if UNSAFE.search(text) is None:
+        return text
+    return UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escaped(m.group()), text)
+
+
+def csv_cell(text: str) -> str:
+    """A text cell as a spreadsheet must show it: one that starts like a formula (``=``, ``+``,
+    ``-``, ``@``, tab, carriage return) gets a leading ``'``, which spreadsheets read as "text"."""
+    return "'" + text if text.startswith(FORMULA_START) else text
