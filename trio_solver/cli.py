@@ -144,7 +144,7 @@ def cmd_validate(args: argparse.Namespace) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> str:
     from .protocol import replay_json
-    from .render import render_frame
+    from .render import render_frame, winner_text
 
     record = _load(args.file)
     data = replay_json(record, args.seat, args.after)
@@ -155,11 +155,11 @@ def cmd_replay(args: argparse.Namespace) -> str:
     for k, label, fr in frames:
         head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
         out.append(head)
-        out.append(render_frame(fr, record.names))
+        out.append(render_frame(fr, record.names, data["seat"] if isinstance(data["seat"], int) else None))
         out.append("")
     final = frames[-1][2]
     if final["winner"] is not None:
-        out.append(f"Winner: seat {final['winner']}")
+        out.append(winner_text(record.rules, final["winner"], record.names))
     else:
         out.append(f"Seat {final['to_move']} to move")
     return "\n".join(out)

@@ -88,7 +88,7 @@ class HumanBot:
 
     def table(self, view: PlayerView) -> str:
         """The table as this seat knows it."""
-        return render_frame(seen_frame(view), self.names)
+        return render_frame(seen_frame(view), self.names, view.seat)
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         legal = set(view.legal_reveals())
@@ -219,7 +219,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         if not game.turn:
             out("")
             out("Your turn:" if game.to_move == human else f"Turn of {seat_names[game.to_move]}:")
-            out(render_frame(seen_frame(game.view(human)), seat_names))
+            out(render_frame(seen_frame(game.view(human)), seat_names, human))
 
     def on_reveal(game: Game) -> None:
         if game.turn:
