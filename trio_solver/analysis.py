@@ -64,6 +64,7 @@ from .view import replay_view
 from .reveal import Reveal
 from .words import article
 from .words import percent as _pct
+from .words import pm as _pm
 from .search import advise
 from .seen import seen_frame
 from .view import PlayerView
@@ -326,7 +327,7 @@ class Analysis:
                  f"{'mistakes':>8}  {'blunders':>8}  trios"]
         for s in self.seats:
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
-            loss = "-" if s.average_loss is None else f"{s.average_loss:.3f}"
+            loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
             trios = ", ".join(map(str, s.trios)) or "-"
             won = "  (won)" if s.won else ""
             lines.append(f"  {s.name:<{w}}  {s.decisions:>7}  {acc:>8}  {loss:>8}  {s.inaccuracies:>6}  "
@@ -343,22 +344,24 @@ class Analysis:
         ]
         if game:
             lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
-                      "Loss: the drop in the chance to win the game. '(only)' and '(no choice)' are not scored."]
+                      "Loss: the drop in the chance to win the game, ± its error. '(only)' and '(no choice)' are "
+                      "not scored;",
+                      "'(noise)': the loss is below twice its error, so no better reveal is named (best: '-')."]
         else:
             lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
                       "'(only)' and '(no choice)' are not scored."]
         lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
-                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>5}  label")
+                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>13}  label")
         for d in self.decisions:
-            label = d.label or ""
+            label = d.label or ("(noise)" if within_noise(d) else "")
             if not d.scored:
                 label = "(only)" if d.options > 1 else "(no choice)"
             lines.append(
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
-                f"{str(d.played) + '=' + str(d.shown):<7} {str(d.best):<6} "
+                f"{str(d.played) + '=' + str(d.shown):<7} {'-' if within_noise(d) else str(d.best):<6} "
                 f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
                 f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
-                + (f"{_game_pct(d):>9}  " if game else "") + f"{d.loss:5.2f}  {label}".rstrip())
+                + (f"{_game_pct(d):>9}  " if game else "") + f"{loss_text(d):>13}  {label}".rstrip())
         return "\n".join(lines)
 
     def text(self, all_decisions: bool = False) -> str:
@@ -375,11 +378,28 @@ class Analysis:
             out += ["", "(--all lists every reveal)"]
         return "\n".join(out)
 
+    def _repr_html_(self) -> str:
+        """The summary in a notebook (:func:`trio_solver.notebook.analysis_summary_html`)."""
+        from .notebook import analysis_summary_html
+
+        return analysis_summary_html(self)
+
     def html(self, title: str = "Trio game analysis") -> str:
         """A self-contained page: the report, a chart with clickable points, and the positions."""
         from .analysis_html import page
 
         return page(self, title)
+
+
+def loss_text(d: Decision) -> str:
+    """A decision's loss for people: ``12.0% ± 4.1%`` (judged by the game), ``12.0%`` (by the turn)."""
+    return _pm(d.loss, d.loss_stderr)
+
+
+def within_noise(d: Decision) -> bool:
+    """Whether a decision's loss is above zero but below twice its standard error: the playouts cannot
+    tell the reveal played from the best one, so texts name no better reveal."""
+    return d.loss_stderr is not None and 0 < d.loss < 2 * d.loss_stderr
 
 
 def _game_pct(d: Decision) -> str:
@@ -587,7 +607,7 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
         d = decisions[i]
         text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
                 f"(showed {d.shown}), better {d.best} - {_reason(d)}. {d.label.capitalize() if d.label else ''}, "
-                f"loss {d.loss:.2f}" + (f" +- {d.loss_stderr:.2f}." if d.loss_stderr is not None else "."))
+                f"loss {loss_text(d)}.")
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:
