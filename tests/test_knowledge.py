@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from helpers_positions import ALL_RULES, random_game, viewers
+from helpers_positions import ALL_RULES, own_top_shown, random_game, viewers
 from trio_solver.engine import Game
-from trio_solver.knowledge import knowledge, public_hands
+from trio_solver.knowledge import knowledge
 from trio_solver.render import frame, render_frame
 from trio_solver.reveal import Reveal
 from trio_solver.rollout import public_memory
@@ -101,11 +101,7 @@ def test_the_frame_the_terminal_and_the_report_use_one_source() -> None:
 
 
 def test_own_cards_known_to_the_table_are_marked() -> None:
-    game = Game.deal(Rules(3), seed=5)
-    mover = game.to_move
-    top = game.peek(Reveal.highest(mover))
-    game.reveal(Reveal.highest(mover))
-    game.reveal(next(r for r in game.legal_reveals() if game.peek(r) != top))
+    game, mover, top = own_top_shown()
     fr = frame(game.view(mover), mover)
     own = fr["hands"][mover]
     assert own["public"][-1] and not any(own["public"][:-1])

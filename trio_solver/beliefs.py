@@ -964,6 +964,12 @@ class Beliefs:
         return Placement(tuple(hands), tuple(centre), swaps)
 
     # -- words -------------------------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        """The position and the chances of each card, in a notebook (:func:`trio_solver.notebook.beliefs_html`)."""
+        from .notebook import beliefs_html
+
+        return beliefs_html(self)
+
     def deductions(self) -> list[str]:
         """Certain facts in words: ``"slot 4 is a 9"``, ``"seat 1 holds no 1, 2 or 3"`` ..."""
         self._require()

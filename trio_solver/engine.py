@@ -416,6 +416,12 @@ class Game:
         """Every card still in a hand or in the centre."""
         return [v for h in self.hands for v in h] + [v for v in self.centre if v is not None]
 
+    def _repr_html_(self) -> str:
+        """The table as cards in a notebook (every hand; :func:`trio_solver.notebook.game_html`)."""
+        from .notebook import game_html
+
+        return game_html(self)
+
     def __repr__(self) -> str:
         return (
             f"Game(players={self.rules.players}, mode={_show(self.rules.mode.value)}, teams={self.rules.teams}, "

@@ -303,6 +303,12 @@ class PlayerView:
         """``"seat 2"`` or ``"spectator"``."""
         return "spectator" if self.seat is None else f"seat {self.seat}"
 
+    def _repr_html_(self) -> str:
+        """The table as this seat knows it, in a notebook (:func:`trio_solver.notebook.view_html`)."""
+        from .notebook import view_html
+
+        return view_html(self)
+
     def __repr__(self) -> str:
         return (
             f"PlayerView({self.observer()}, players={self.rules.players}, events={len(self.events)}, "
