@@ -114,7 +114,7 @@ def beliefs_of(record: Record, seat: int | None | str = "default", after: int | 
 
 
 def advise_result(record: Record, seat: int | None | str = "default", after: int | None = None,
-                  objective: str = "trio", *, samples: int | None = None, seed: int = 0) -> tuple[Advice, dict[str, Any]]:
+                  objective: str = "win", *, samples: int | None = None, seed: int = 0) -> tuple[Advice, dict[str, Any]]:
     """The :class:`~trio_solver.search.Advice` for the seat to move and the JSON of ``advise --json``.
 
     ``objective`` is ``trio``, ``win`` or ``game`` (ranked by the chance to win the game, from
@@ -315,7 +315,7 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
     after = a.int_("after")
-    objective = a.str_("objective", "trio")
+    objective = a.str_("objective", "win")
     assert objective is not None
     samples = a.int_("samples", minimum=1)
     seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
