@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from html.parser import HTMLParser
 
 from helpers_positions import own_top_shown, random_game
@@ -95,3 +96,9 @@ def test_record_names_are_escaped_in_the_table() -> None:
     _check(page)
     assert EVIL not in page and "<b>" not in page
 
+
+
+def test_the_board_uses_the_same_card_colours() -> None:
+    css = (Path(__file__).parent.parent / "trio_solver" / "web" / "board.css").read_text()
+    for v in range(1, 13):
+        assert re.search(rf"\.v{v}\s*{{[^}}]*--face:\s*{VALUE_COLOURS[v]}", css), v

@@ -72,7 +72,7 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     ``seat`` is a seat, ``None`` (a spectator), ``"all"`` (every hand; full-deal records)
     or ``"default"`` (the viewer, else every hand for a full-deal record, else a spectator).
     """
-    from .render import describe_event, frame
+    from .render import describe_event, frame, move_json
 
     if seat == "default":
         seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
@@ -91,7 +91,9 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     frames = []
     for k, state in enumerate(record.states()[: last + 1]):
         label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, **frame(cast("Game | PlayerView", state), seat)})
+        move = None if k == 0 else move_json(shown[k - 1])
+        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, "move": move,
+                       **frame(cast("Game | PlayerView", state), seat)})
     return {"seat": seat, "frames": frames}
 
 

@@ -20,7 +20,7 @@ from .replay import steps
 from .rules import SEVEN, Mode, Rules
 from .view import PlayerView
 
-__all__ = ["Frame", "frame", "render_frame", "describe_event", "seat_name", "side_name", "winner_text"]
+__all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text"]
 
 Frame = dict[str, Any]
 
@@ -39,14 +39,26 @@ def describe_event(event: Turn | Swap, names: Sequence[str] | None = None) -> st
             return f"{who} swap a card secretly"
         return f"{who} swap: {a} gives {event.cards[0]}, {b} gives {event.cards[1]}"
     shown = " ".join(str(r) for r in event.reveals)
+    outcome = move_json(event)["outcome"]
+    if outcome == "trio":
+        outcome = f"trio of {event.reveals[0].value}s"
+    return f"{seat_name(event.seat, names)}: {shown} -> {outcome}"
+
+
+def move_json(event: Turn | Swap) -> dict[str, Any]:
+    """An event for a move list: ``{"seat", "reveals": ["l2=5", ...], "outcome": "failure" | "trio" |
+    "in progress"}`` for a turn, ``{"swap": [a, b], "cards": [va, vb] or None}`` for a swap (``None``:
+    secret to this view)."""
+    if isinstance(event, Swap):
+        return {"swap": list(event.seats), "cards": None if event.cards is None else list(event.cards)}
     values = [r.value for r in event.reveals]
     if len(values) > 1 and values[-1] != values[0]:
         outcome = "failure"
     elif len(values) == 3:
-        outcome = f"trio of {values[0]}s"
+        outcome = "trio"
     else:
         outcome = "in progress"
-    return f"{seat_name(event.seat, names)}: {shown} -> {outcome}"
+    return {"seat": event.seat, "reveals": [str(r) for r in event.reveals], "outcome": outcome}
 
 
 def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
