@@ -110,3 +110,40 @@ def test_own_cards_known_to_the_table_are_marked() -> None:
     assert f"{top}^]" in line and line.count("^") == 1
     assert "(^: your card that every player knows)" in text
     assert "^" not in render_frame(frame(game.view(None), None))
+
+
+def test_team_and_picante_texts_on_generated_games() -> None:
+    from trio_solver.render import winner_text
+
+    checked = won = 0
+    for i in range(80):
+        rules = [r for r in ALL_RULES if r.teams or r.mode.value == "picante"][i % 6]
+        game = random_game(rules, random.Random(500 + i), 60, trio_rate=0.6, avoid_win=i % 3 != 0)
+        seat = i % rules.players
+        fr = frame(game.view(seat), seat)
+        text = render_frame(fr, None, seat)
+        lines = text.splitlines()
+        for s in range(rules.players):
+            line = next(ln for ln in lines if ln.strip().startswith(f"seat {s} "))
+            if rules.teams:
+                a, b = rules.teams_of_seats[rules.team_of(s)]
+                assert f"team {a}+{b}" in line
+            for v in game.trios[s]:
+                side = fr["sides"][rules.team_of(s)]
+                pairs = side["pairs_with"].get(str(v), [])
+                assert (f"{v} (pairs with {', '.join(map(str, pairs))})" if pairs else str(v)) in line
+                checked += 1
+        for side in fr["sides"]:
+            if rules.teams:
+                assert f"team {'+'.join(map(str, side['seats']))}: trios" in text and side["goal"] in text
+            assert (side["to_goal"] == 0) == (side["goal"] == "goal met")
+            assert side["to_goal"] == rules.goal_distance(side["trios"])
+        if game.winner is not None:
+            won += 1
+            words = winner_text(rules, game.winner)
+            if rules.teams:
+                a, b = rules.teams_of_seats[rules.team_of(game.winner)]
+                assert words.startswith(f"Winner: team of seats {a} and {b};")
+            else:
+                assert words == f"Winner: seat {game.winner}"
+    assert checked > 20 and won > 0

@@ -126,11 +126,11 @@ def _chart(a: Analysis) -> str:
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1000px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1180px; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.4em; }
 .wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; }
-td, th { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+td, th { padding: 3px 6px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inaccuracy td { background: #ffe; }
 tr.pick { cursor: pointer; } tr.pick:hover td { outline: 1px solid #99c; }
 tr.unscored td { color: #888; }
@@ -193,8 +193,7 @@ function tableLines(pos, mover, viewer) {
   }
   if (teams.length) {
     for (const sd of pos.sides) {
-      lines.push(('team ' + sd.seats.join('+')).padEnd(w) + '  trios ' + trioText(pos, sd.trios) + '; ' +
-        (sd.to_goal === 0 ? 'goal met' : 'needs ' + sd.to_goal + ' more ' + (sd.to_goal === 1 ? 'trio' : 'trios') + ' (or the 7s)'));
+      lines.push(('team ' + sd.seats.join('+')).padEnd(w) + '  trios ' + trioText(pos, sd.trios) + '; ' + sd.goal);
     }
   }
   if (pos.centre.length) {

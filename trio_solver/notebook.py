@@ -17,7 +17,7 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .render import Frame, frame, seat_name
+from .render import Frame, frame, goal_text, seat_name
 from .words import percent, pm
 
 if TYPE_CHECKING:
@@ -88,10 +88,8 @@ def frame_html(fr: Frame, names: Sequence[str] | None = None, viewer: int | None
         rows.append(f"<div class='row'><span class='who'>centre</span>{''.join(slots)}</div>")
     if teams:
         for sd in fr["sides"]:
-            need = sd["to_goal"]
-            goal = "goal met" if need == 0 else f"needs {need} more trio{'s' if need != 1 else ''} (or the 7s)"
             rows.append(f"<div class='muted'>team {'+'.join(map(str, sd['seats']))}: trios "
-                        f"{', '.join(map(str, sd['trios'])) or '-'}; {goal}</div>")
+                        f"{', '.join(map(str, sd['trios'])) or '-'}; {goal_text(fr['mode'], sd)}</div>")
     if any(sd.get("pairs_with") for sd in fr.get("sides", [])):
         links = [f"{v} pairs with {', '.join(map(str, ws))}" for sd in fr["sides"]
                  for v, ws in sd["pairs_with"].items() if ws]

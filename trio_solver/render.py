@@ -20,7 +20,8 @@ from .replay import steps
 from .rules import SEVEN, Mode, Rules
 from .view import PlayerView
 
-__all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text"]
+__all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text",
+           "goal_text"]
 
 Frame = dict[str, Any]
 
@@ -101,6 +102,7 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
             "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)],
             "pairs_with": {str(v): _pairs_with(rules, v, taken) for v in held} if rules.mode is Mode.PICANTE else {},
         })
+        sides[-1]["goal"] = goal_text(rules.mode.value, sides[-1])
     return {
         "to_move": view.to_move,
         "winner": view.winner,
@@ -158,6 +160,20 @@ def winner_text(rules: Rules, winner: int, names: Sequence[str] | None = None) -
     return f"Winner: {side_name(rules, winner, names)}; {seat_name(winner, names)} took the last trio"
 
 
+def goal_text(mode: str, side: dict[str, Any]) -> str:
+    """How far a side of a frame is from the goal: ``goal met``, ``needs 2 more trios (or the 7s)``, in
+    Picante ``needs 2 linked trios (or the 7s)`` or ``a trio of 2, 12 wins (or the 7s)``."""
+    need = side["to_goal"]
+    if need == 0:
+        return "goal met"
+    if mode == Mode.PICANTE.value:
+        wins = sorted({w for ws in side["pairs_with"].values() for w in ws})
+        if wins:
+            return f"a trio of {', '.join(map(str, wins))} wins (or the 7s)"
+        return f"needs {need} linked {'trio' if need == 1 else 'trios'} (or the 7s)"
+    return f"needs {need} more {'trio' if need == 1 else 'trios'} (or the 7s)"
+
+
 def _card_text(value: int | None, public: bool, up: bool, own: bool) -> str:
     text = "?" if value is None else str(value)
     if up:
@@ -203,9 +219,8 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
         lines.append(f"  {who}  {cards:<30} trios: {_trio_text(fr, trios)}{team}{mark}")
     if teams:
         for sd in fr["sides"]:
-            need = sd["to_goal"]
-            goal = "goal met" if need == 0 else f"needs {need} more {'trio' if need == 1 else 'trios'} (or the 7s)"
-            lines.append(f"  team {'+'.join(map(str, sd['seats']))}: trios {_trio_text(fr, sd['trios'])}; {goal}")
+            lines.append(f"  team {'+'.join(map(str, sd['seats']))}: trios {_trio_text(fr, sd['trios'])}; "
+                         f"{goal_text(fr.get('mode', 'simple'), sd)}")
     if fr["centre"]:
         slots = []
         for c in fr["centre"]:

@@ -377,10 +377,7 @@ function drawTable(fr) {
     middle.push(el("div", { class: "scores" }, fr.sides.map((sd) => {
       const s = sd.seats[0];
       const who = teams ? `Team ${TEAM_NAMES[teamOf(s)]}` : shortName(s);
-      const open = [...new Set(Object.values(sd.pairs_with).flat())].sort((p, q) => p - q);
-      const goal = sd.to_goal === 0 ? "goal met"
-        : fr.mode === "picante" && open.length ? `a trio of ${open.join(", ")} wins (or the 7s)`
-          : `${plural(sd.to_goal, fr.mode === "picante" ? "linked trio" : "trio")} to go (or the 7s)`;
+      const goal = sd.goal;
       return el("div", { class: "side", "data-side": sd.seats.join("+") },
         teams ? el("span", { class: `badge team${teamOf(s)}`, text: who }) : el("span", { text: who }),
         el("span", { text: `${sd.trios.length ? sd.trios.join(", ") : "no trio"} · ${goal}` }));
