@@ -102,6 +102,7 @@ def test_the_frame_the_terminal_and_the_report_use_one_source() -> None:
 
 def test_own_cards_known_to_the_table_are_marked() -> None:
     game, mover, top = own_top_shown()
+    assert knowledge(game.view(mover)).known_to_table(mover) == [top]
     fr = frame(game.view(mover), mover)
     own = fr["hands"][mover]
     assert own["public"][-1] and not any(own["public"][:-1])

@@ -129,10 +129,6 @@ def _sorted_fill(hand: list[int | None]) -> tuple[int | None, ...]:
     return tuple(out)
 
 
-def _public_slots(view: PlayerView) -> tuple[int | None, ...]:
-    return view.centre_seen()
-
-
 def knowledge(view: PlayerView, *, spectator: bool = False,
               truth: Sequence[Sequence[int]] | None = None) -> Knowledge:
     """What ``view``'s seat knows of every hand and slot now.
@@ -161,4 +157,4 @@ def knowledge(view: PlayerView, *, spectator: bool = False,
         else:
             cards = row
         hands.append(HandKnowledge(s, cards, public, up))
-    return Knowledge(viewer, tuple(hands), _public_slots(view))
+    return Knowledge(viewer, tuple(hands), view.centre_seen())

@@ -17,7 +17,7 @@ from .engine import Game
 from .events import Swap, Turn
 from .knowledge import knowledge
 from .replay import steps
-from .rules import SEVEN, Mode, Rules
+from .rules import Mode, Rules
 from .view import PlayerView
 
 __all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text",
@@ -91,7 +91,11 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
         centre.append(entry)
     rules = view.rules
     trios = [list(t) for t in view.trios]
-    taken = {v for t in trios for v in t}
+    pairs_with: dict[int, list[int]] = {}
+    if rules.mode is Mode.PICANTE:
+        from .search import live_links  # the one rule for the links a trio can still pair with
+
+        pairs_with = {v: sorted(live_links(view, v)) for t in trios for v in t}
     sides = []
     for seats in rules.teams_of_seats:
         held = sorted(v for s in seats for v in trios[s])
@@ -100,7 +104,7 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
             "trios": held,
             "to_goal": rules.goal_distance(held),
             "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)],
-            "pairs_with": {str(v): _pairs_with(rules, v, taken) for v in held} if rules.mode is Mode.PICANTE else {},
+            "pairs_with": {str(v): pairs_with[v] for v in held} if rules.mode is Mode.PICANTE else {},
         })
         sides[-1]["goal"] = goal_text(rules.mode.value, sides[-1])
     return {
@@ -116,11 +120,6 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
         "sides": sides,
         "last": _last_places(view),
     }
-
-
-def _pairs_with(rules: Rules, v: int, taken: set[int]) -> list[int]:
-    """Picante: the values linked to ``v`` whose trio no one has taken yet (7 left out: it wins alone)."""
-    return sorted(w for w in rules.link_graph.neighbors(v) if w not in taken and w != SEVEN)
 
 
 def _last_places(view: PlayerView) -> list[dict[str, Any]]:
