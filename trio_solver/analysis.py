@@ -65,9 +65,11 @@ from .reveal import Reveal
 from .words import article
 from .words import percent as _pct
 from .words import pm as _pm
+from .words import within_noise
 from .search import advise
 from .seen import seen_frame
 from .view import PlayerView
+from ._display import html_of
 
 __all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "DEFAULT_SAMPLES", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
            "label_for", "player_names"]
@@ -353,15 +355,15 @@ class Analysis:
         lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
                      f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>13}  label")
         for d in self.decisions:
-            label = d.label or ("(noise)" if within_noise(d) else "")
+            label = d.label or ("(noise)" if within_noise(d.loss, d.loss_stderr) else "")
             if not d.scored:
                 label = "(only)" if d.options > 1 else "(no choice)"
             lines.append(
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
-                f"{str(d.played) + '=' + str(d.shown):<7} {'-' if within_noise(d) else str(d.best):<6} "
+                f"{str(d.played) + '=' + str(d.shown):<7} {'-' if within_noise(d.loss, d.loss_stderr) else str(d.best):<6} "
                 f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
                 f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
-                + (f"{_game_pct(d):>9}  " if game else "") + f"{loss_text(d):>13}  {label}".rstrip())
+                + (f"{_game_pct(d):>9}  " if game else "") + f"{_pm(d.loss, d.loss_stderr):>13}  {label}".rstrip())
         return "\n".join(lines)
 
     def text(self, all_decisions: bool = False) -> str:
@@ -380,26 +382,13 @@ class Analysis:
 
     def _repr_html_(self) -> str:
         """The summary in a notebook (:func:`trio_solver.notebook.analysis_summary_html`)."""
-        from .notebook import analysis_summary_html
-
-        return analysis_summary_html(self)
+        return html_of(self)
 
     def html(self, title: str = "Trio game analysis") -> str:
         """A self-contained page: the report, a chart with clickable points, and the positions."""
         from .analysis_html import page
 
         return page(self, title)
-
-
-def loss_text(d: Decision) -> str:
-    """A decision's loss for people: ``12.0% ± 4.1%`` (judged by the game), ``12.0%`` (by the turn)."""
-    return _pm(d.loss, d.loss_stderr)
-
-
-def within_noise(d: Decision) -> bool:
-    """Whether a decision's loss is above zero but below twice its standard error: the playouts cannot
-    tell the reveal played from the best one, so texts name no better reveal."""
-    return d.loss_stderr is not None and 0 < d.loss < 2 * d.loss_stderr
 
 
 def _game_pct(d: Decision) -> str:
@@ -607,7 +596,7 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
         d = decisions[i]
         text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
                 f"(showed {d.shown}), better {d.best} - {_reason(d)}. {d.label.capitalize() if d.label else ''}, "
-                f"loss {loss_text(d)}.")
+                f"loss {_pm(d.loss, d.loss_stderr)}.")
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:

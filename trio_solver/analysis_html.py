@@ -17,6 +17,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .words import percent as _pct
+from .words import pm as _pm
+from .words import within_noise
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -304,19 +306,17 @@ def _seat_rows(a: Analysis) -> str:
 
 
 def _decision_rows(a: Analysis) -> str:
-    from .analysis import loss_text, within_noise
-
     rows = []
     for i, d in enumerate(a.decisions):
-        label = d.label or ("within noise" if within_noise(d) else "" if d.scored else
+        label = d.label or ("within noise" if within_noise(d.loss, d.loss_stderr) else "" if d.scored else
                             ("only option" if d.options > 1 else "no choice"))
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
                     f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
-                    f"<td>{'-' if within_noise(d) else d.best}</td>"
+                    f"<td>{'-' if within_noise(d.loss, d.loss_stderr) else d.best}</td>"
                     f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
                     f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
-                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{loss_text(d)}</td>"
+                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
                     f"<td>{label}</td></tr>")
     return "".join(rows)
 

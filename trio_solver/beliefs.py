@@ -47,6 +47,7 @@ from .reveal import Reveal
 from .rules import VALUES
 from .view import PlayerView
 from .words import article
+from ._display import html_of
 
 __all__ = ["Beliefs", "Placement", "Demand"]
 
@@ -966,9 +967,7 @@ class Beliefs:
     # -- words -------------------------------------------------------------------------------------
     def _repr_html_(self) -> str:
         """The position and the chances of each card, in a notebook (:func:`trio_solver.notebook.beliefs_html`)."""
-        from .notebook import beliefs_html
-
-        return beliefs_html(self)
+        return html_of(self)
 
     def deductions(self) -> list[str]:
         """Certain facts in words: ``"slot 4 is a 9"``, ``"seat 1 holds no 1, 2 or 3"`` ..."""

@@ -34,6 +34,7 @@ from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
 from .view import PlayerView
+from ._display import html_of
 
 __all__ = ["Deal", "Game", "Shown", "TurnStatus", "play_random_game"]
 
@@ -418,9 +419,7 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The table as cards in a notebook (every hand; :func:`trio_solver.notebook.game_html`)."""
-        from .notebook import game_html
-
-        return game_html(self)
+        return html_of(self)
 
     def __repr__(self) -> str:
         return (

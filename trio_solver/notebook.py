@@ -8,24 +8,24 @@ card; a dot marks a card of the viewer's own hand that every player knows, an
 outline a card face up in the turn), the beliefs as bars, the advice as a table
 of percentages, an analysis as its summary. Every text that comes from a record
 (names) is escaped; the HTML is static (no script) and styled inline, so it shows
-the same in a notebook, an exported page or an e-mail.
+the same in a notebook, an exported page or an e-mail. The classes reach these
+functions through :mod:`trio_solver._display`, where this module registers them
+when the package is imported.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from ._display import register
+from .analysis import Analysis
+from .beliefs import Beliefs
+from .engine import Game
 from .render import Frame, frame, goal_text, seat_name
+from .search import Advice
+from .view import PlayerView
 from .words import percent, pm
-
-if TYPE_CHECKING:
-    from .analysis import Analysis
-    from .beliefs import Beliefs
-    from .engine import Game
-    from .search import Advice
-    from .view import PlayerView
 
 __all__ = ["VALUE_COLOURS", "card_html", "frame_html", "game_html", "view_html", "beliefs_html", "advice_html",
            "analysis_summary_html"]
@@ -163,3 +163,8 @@ def analysis_summary_html(analysis: Analysis) -> str:
     return (f"<div class='trio-nb'>{_STYLE}<p>{header}</p><table><tr><th>player</th><th>choices</th>"
             f"<th>accuracy</th><th>avg loss</th><th>inacc./mist./blund.</th></tr>{seats}</table>"
             f"{'<ul>' + moments + '</ul>' if moments else ''}</div>")
+
+
+for _cls, _draw in ((Game, game_html), (PlayerView, view_html), (Beliefs, beliefs_html), (Advice, advice_html),
+                    (Analysis, analysis_summary_html)):
+    register(_cls, _draw)

@@ -39,6 +39,7 @@ from .reveal import Reveal
 from .rules import SEVEN, VALUES, Mode
 from .view import PlayerView
 from .words import percent, pm
+from ._display import html_of
 
 __all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
 
@@ -162,9 +163,7 @@ class Advice:
 
     def _repr_html_(self) -> str:
         """The ranking as a table of percentages, in a notebook (:func:`trio_solver.notebook.advice_html`)."""
-        from .notebook import advice_html
-
-        return advice_html(self)
+        return html_of(self)
 
     def get(self, reveal: Reveal | str) -> Evaluation:
         """The evaluation of one reveal (raises :class:`~trio_solver.errors.IllegalMoveError` if it is

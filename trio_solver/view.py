@@ -41,6 +41,7 @@ from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_j
 from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
+from ._display import html_of
 
 __all__ = ["PlayerView", "replay_view"]
 
@@ -305,9 +306,7 @@ class PlayerView:
 
     def _repr_html_(self) -> str:
         """The table as this seat knows it, in a notebook (:func:`trio_solver.notebook.view_html`)."""
-        from .notebook import view_html
-
-        return view_html(self)
+        return html_of(self)
 
     def __repr__(self) -> str:
         return (

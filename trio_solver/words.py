@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["article", "plural", "percent", "pm"]
+__all__ = ["article", "plural", "percent", "pm", "within_noise"]
 
 
 def article(word: object) -> str:
@@ -43,3 +43,9 @@ def pm(p: float, stderr: float | None, digits: int = 1) -> str:
     if stderr is None:
         return percent(p, digits)
     return f"{percent(p, digits)} ± {percent(stderr, digits)}"
+
+
+def within_noise(loss: float, stderr: float | None) -> bool:
+    """Whether a loss is above zero but below twice its standard error: the playouts cannot tell the
+    reveal played from the best one, so a text names no better reveal."""
+    return stderr is not None and 0 < loss < 2 * stderr
