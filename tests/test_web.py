@@ -336,13 +336,33 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
 
 # -- the table (issue 31): seats around a felt, every known card, hindsight, moves, chart ---------------
 
+@pytest.fixture(params=[(1366, 768), (390, 844)], ids=["desktop", "phone"])
+def sized_page(request: pytest.FixtureRequest, browser: Browser, url: str) -> Iterator[Page]:
+    """The board at a laptop's and at a phone's size; no page error, and never wider than the screen."""
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                  has_touch=width < 500)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url + "/")
+    pg.wait_for_selector("body[data-ready]")
+    yield pg
+    scroll = pg.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert errors == [], errors
+    assert scroll <= width, f"the page is {scroll}px wide on a {width}px screen"
+
+
 def table_cards(page: Page, seat: int) -> list[tuple[str, bool]]:
     """(text, has the 'every player knows it' marker) of each card of a seat's hand on the table."""
     cards = page.locator(f"#table .seat[data-seat='{seat}'] .cards .card")
     return [(c.inner_text(), "pub" in (c.get_attribute("class") or "").split()) for c in cards.all()]
 
 
-def test_the_table_shows_every_card_the_view_knows(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_shows_every_card_the_view_knows(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
     path = ROOT / "examples" / "in_progress_5p.json"
     frames = cli_json(capsys, "replay", "--json", str(path))["frames"]
     load_example(page, "in_progress_5p.json")
@@ -368,7 +388,8 @@ def test_the_table_shows_every_card_the_view_knows(page: Page, capsys: pytest.Ca
     expect(page.locator("#table .card.up")).to_have_count(sum(sum(h["up"]) for h in frames[-1]["hands"]))
 
 
-def test_hindsight_shows_where_the_cards_were(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+def test_hindsight_shows_where_the_cards_were(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
     path = ROOT / "examples" / "full_deal_4p.json"
     seen = cli_json(capsys, "replay", "--json", "--seat", "1", str(path))["frames"]
     truth = cli_json(capsys, "replay", "--json", "--seat", "all", str(path))["frames"]
@@ -398,7 +419,8 @@ def test_hindsight_shows_where_the_cards_were(page: Page, capsys: pytest.Capture
     expect(page.locator("#hindsight-box")).to_be_hidden()
 
 
-def test_move_list_teams_and_computing_state(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+def test_move_list_teams_and_computing_state(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
     path = ROOT / "examples" / "teams_4p.json"
     frames = cli_json(capsys, "replay", "--json", str(path))["frames"]
     load_example(page, "teams_4p.json")
