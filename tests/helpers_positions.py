@@ -54,6 +54,7 @@ __all__ = [
     "view_cards_in_play",
     "quick_hidden_count",
     "play_failed_turn",
+    "own_top_shown",
     "end_value",
     "collect_small_positions",
     "request_sequences",
@@ -840,3 +841,14 @@ def assert_sampler_matches(b: Any, bf: BruteForce, rng: random.Random, n: int = 
     chi2 = sum((seen.get(k, 0) - n * float(q)) ** 2 / (n * float(q)) for k, q in want.items())
     dof = len(want) - 1
     assert chi2_sf(chi2, dof) > 1e-4, f"chi2={chi2:.1f} with {dof} degrees of freedom"
+
+
+def own_top_shown(seed: int = 5) -> tuple[Game, int, int]:
+    """A 3-player game whose first mover showed its own highest card and failed: ``(game, mover, value)``
+    (that card is then known to every player)."""
+    game = Game.deal(Rules(3), seed=seed)
+    mover = game.to_move
+    top = game.peek(Reveal.highest(mover))
+    game.reveal(Reveal.highest(mover))
+    game.reveal(next(r for r in game.legal_reveals() if game.peek(r) != top))
+    return game, mover, top

@@ -290,7 +290,11 @@ def test_brute_force_oracle_sanity() -> None:
     centre = [9, 9, 10, 10, 10, 11, 11, 11, 12]
     game = Game.from_deal(rules, hands, centre, first_player=0)
     view = game.view(0)
-    adv = advise(view)
+    adv = advise(view, "trio")
+    # the default ranks by the chance to win now: a reveal that may show a 7 (the 7s win) goes before
+    # the certain trio of 1s, which does not win
+    default = advise(view)
+    assert default.best.p_win == max(e.p_win for e in default.evaluations) > 0 == default.get("l0").p_win
     # h0 shows 12 for sure; best continuation: h1 then h2 (one 12 in each of the two hands)
     assert adv.get("h0").p_trio == pytest.approx(81 / 351, abs=1e-12)
     assert adv.get("l0").p_trio == 1.0

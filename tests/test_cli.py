@@ -120,7 +120,7 @@ def test_replay_text_describes_every_event(capsys: pytest.CaptureFixture[str], f
             assert head.endswith(f"trio of {values[0]}s")
         else:
             assert head.endswith("failure")
-    assert lines[-1] == f"Winner: seat {rec.winner}"
+    assert lines[-1] == f"Winner: seat {rec.winner} ({rec.names[rec.winner]})"  # type: ignore[index]
     # every hand is shown by default for a full deal
     g = Record.load(files["full"]).game(0)
     assert "[" + " ".join(map(str, g.hands[0])) + "]" in out
@@ -164,7 +164,11 @@ def test_replay_seat_hides_other_hands(capsys: pytest.CaptureFixture[str], files
         g = states[k]
         assert isinstance(g, Game)
         for h in fr["hands"]:
-            assert h["cards"] == (g.hands[1] if h["seat"] == 1 else None)
+            if h["seat"] == 1:
+                assert h["cards"] == list(g.hands[1])
+            else:  # only the cards shown (and not moved since): true, and known to every player
+                assert all(v is None or v == t for v, t in zip(h["cards"], g.hands[h["seat"]]))
+                assert [v is not None for v in h["cards"]] == h["public"]
         # swap values are secret to the other team
         if k and isinstance(rec.events[k - 1], Swap):
             e = rec.events[k - 1]
@@ -182,10 +186,11 @@ def test_replay_seat_hides_other_hands(capsys: pytest.CaptureFixture[str], files
     for s in (0, 2, 3):
         assert "[" + " ".join("?" * len(g0.hands[s])) + "]" in hands[s]
         assert "[" + " ".join(map(str, g0.hands[s])) + "]" not in text
-    # a spectator sees no hand at all, and no centre value before it is shown
+    # a spectator sees only the cards every player knows, and no centre value before it is shown
     code, out, _ = run(capsys, "replay", "--json", "--seat", "none", str(files["full"]))
     frames = json.loads(out)["frames"]
-    assert all(h["cards"] is None for fr in frames for h in fr["hands"])
+    assert all([v is not None for v in h["cards"]] == h["public"] for fr in frames for h in fr["hands"])
+    assert all(v is None for h in frames[0]["hands"] for v in h["cards"])
     assert all(c["known"] is None for c in frames[0]["centre"])
 
 
@@ -197,14 +202,16 @@ def test_replay_viewer_record(capsys: pytest.CaptureFixture[str], files: dict[st
     assert data["seat"] == 2 and len(data["frames"]) == len(rec.events) + 1
     final = data["frames"][-1]
     assert final["hands"][2]["cards"] == list(rec.view().hand or ())
-    assert final["hands"][0]["cards"] is None and final["hands"][1]["cards"] is None
+    for h in final["hands"][:2]:  # the others: only what every player knows
+        assert [v is not None for v in h["cards"]] == h["public"]
     err = fails(capsys, "replay", "--seat", "0", str(files["viewer"]))
     assert "knows only seat 2's hand" in err
     fails(capsys, "replay", "--seat", "all", str(files["viewer"]))
     fails(capsys, "beliefs", "--seat", "1", "--json", str(files["viewer"]))
     # the spectator's view of a viewer record is allowed
     code, out, _ = run(capsys, "replay", "--json", "--seat", "none", str(files["viewer"]))
-    assert code == 0 and all(h["cards"] is None for h in json.loads(out)["frames"][-1]["hands"])
+    assert code == 0 and all([v is not None for v in h["cards"]] == h["public"]
+                             for h in json.loads(out)["frames"][-1]["hands"])
 
 
 def test_replay_team_viewer_record_as_spectator(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:

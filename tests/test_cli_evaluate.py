@@ -64,7 +64,7 @@ def test_advise_objective_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert [e["reveal"] for e in data["reveals"]] == [
         e.reveal.to_json() for e in advise_game(view, samples=30).evaluations]
     code, out, _ = run(capsys, "advise", path, "--after", "4", "--objective", "game", "--samples", "30")
-    assert code == 0 and "p_game" in out and "Best:" in out
+    assert code == 0 and "win game" in out and "Best:" in out
 
 
 def test_simulate_budget(capsys: pytest.CaptureFixture[str]) -> None:

@@ -90,8 +90,11 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
         assert f"Played {d.played} (showed {d.shown})" in text and f"Best: {d.best}" in text
         if d.p_game_played is not None:
             assert f"chance to win the game {round(d.p_game_played * 100)}%" in text
-        own = d.position["hands"][d.seat]["cards"] if d.position else None
-        assert own is not None and "[" + " ".join(map(str, own)) + "]" in text
+        own = d.position["hands"][d.seat] if d.position else None
+        assert own is not None and "[" + " ".join(map(str, own["cards"])) + "]" in text.replace("^", "").replace("*", "")
+        # the mover's own cards that every player knew are marked ^ (face-up ones *)
+        marks = ["*" if u else "^" if p else "" for p, u in zip(own["public"], own["up"])]
+        assert "[" + " ".join(f"{v}{m}" for v, m in zip(own["cards"], marks)) + "]" in text
         assert page.locator("#chart .pt.sel").count() == 1
     # a key moment and a table row are clickable too
     first = next(m for m in a.moments if m.decision is not None)

@@ -142,8 +142,9 @@ def test_time_limit_is_504_and_the_worker_stops_itself() -> None:
     with TestClient(create_app(workers=1, timeout=0.5), base_url=LOCAL) as client:
         pool = client.app.state.pool  # type: ignore[attr-defined]
         before = pool.pids()
-        # about a millisecond a playout: far over half a second
-        msg = error_of(client.post("/v1/evaluate", json={"record": FULL, "after": 2, "samples": 150_000}), 504)
+        # 150,000 playouts (precision 0: no early stop): far over half a second
+        msg = error_of(client.post("/v1/evaluate", json={"record": FULL, "after": 2, "samples": 150_000,
+                                                         "precision": 0}), 504)
         assert "time limit" in msg
         assert client.post("/v1/version").status_code == 200
         assert client.post("/v1/state", json={"record": FULL}).status_code == 200

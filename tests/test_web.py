@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from helpers_service import live_server
 from trio_solver.cli import main
+from trio_solver.words import percent, pm
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -67,6 +68,7 @@ def cli_error(capsys: pytest.CaptureFixture[str], path: Path) -> str:
 
 
 def advice_rows(page: Page) -> list[tuple[str, str, str]]:
+    """(reveal, win now, trio) of each row of the advice table, as shown."""
     rows = page.locator("#advice tbody tr")
     return [(r.get_attribute("data-reveal") or "", r.locator("td").nth(1).inner_text(), r.locator("td").nth(2).inner_text())
             for r in rows.all()]
@@ -109,21 +111,22 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
         expect(slots).to_have_count(len(frames[k]["centre"]))
     page.locator("#slider").fill("5")
     expect(page.locator("#position")).to_contain_text(f"After 5 of {n} events")
-    # the analysis chart: a point opens its position; by default each decision is judged by the game
-    # with 16 playouts per reveal (the default service's time limit holds for the bundled games)
+    # the analysis chart: a point opens its position; by default each decision is judged by the game,
+    # with the library's defaults: the board sends no playout count of its own
     with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
         page.click("#analyse")
-    assert req.value.post_data_json["samples"] == 16
+    assert req.value.post_data_json == {"record": json.loads(path.read_text())}
     point = page.locator("#chart circle.pt[data-after='7']")
     point.click()
     expect(page.locator("#position")).to_contain_text(f"After 7 of {n} events")
     expect(page.locator("#decisions li")).not_to_have_count(0)
     # each labelled decision with its loss and the paired standard error, as `analyse --json` has them
-    want = cli_json(capsys, "analyse", "--json", "--samples", "16", "--seed", "0", str(path))
+    want = cli_json(capsys, "analyse", "--json", str(path))
     labelled = [d for d in want["decisions"] if d["label"]]
     assert labelled and all(d["loss_stderr"] is not None for d in labelled)
     expect(page.locator("#decisions li:not(.moment) button")).to_contain_text(
-        [f"— {d['label']} (best {short(d['best'])}, loss {d['loss']:.2f} ± {d['loss_stderr']:.2f})"
+        [f"— {d['label']} (best {short(d['best'])}, loss {pm(d['loss'], d['loss_stderr'])}"
+         + ("" if d["sure"] else f" (not sure: {percent(d['loss_low'])} to {percent(d['loss_high'])})") + ")"
          for d in labelled])
 
 
@@ -138,7 +141,7 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
         page.select_option("#objective", objective)
         want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0",
                         "--objective", objective)
-        rows = [(short(r["reveal"]), f"{r['p_trio']:.4f}", f"{r['p_win']:.4f}") for r in want["reveals"]]
+        rows = [(short(r["reveal"]), percent(r["p_win"], 1), percent(r["p_trio"], 1)) for r in want["reveals"]]
         expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
         expect(page.locator("#advice-note")).to_contain_text(f"“{objective}”")
         assert advice_rows(page) == rows
@@ -150,7 +153,7 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     expect(page.locator("#advice th.game-col").nth(1)).to_have_text("gap ±")
     shown = [(r.get_attribute("data-reveal"), r.locator("td").nth(3).inner_text(), r.locator("td").nth(4).inner_text())
              for r in page.locator("#advice tbody tr").all()]
-    assert shown == [(short(r["reveal"]), f"{r['p_game']:.4f}", f"{r['p_game_gap_stderr']:.4f}")
+    assert shown == [(short(r["reveal"]), pm(r["p_game"], r["p_game_stderr"]), percent(r["p_game_gap_stderr"], 1))
                      for r in want["reveals"]]
     # the beliefs shown are those of the seat to move: one box per centre slot and hand end
     beliefs = cli_json(capsys, "beliefs", "--json", str(path), "--after", str(n - 1), "--seat", "0")
@@ -193,7 +196,7 @@ def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pyt
             p = tmp_path / "part.json"
             p.write_text(json.dumps(part))
             want = cli_json(capsys, "advise", "--json", str(p))
-            rows = [(short(x["reveal"]), f"{x['p_trio']:.4f}", f"{x['p_win']:.4f}") for x in want["reveals"]]
+            rows = [(short(x["reveal"]), percent(x["p_win"], 1), percent(x["p_trio"], 1)) for x in want["reveals"]]
             expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
             assert advice_rows(page) == rows
     n = len(example["events"])
@@ -214,6 +217,7 @@ def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pyt
 
 def test_a_bad_record_gives_a_readable_message(page: Page, capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
+    page.click("#paste-box summary")  # the paste box opens on demand
     page.fill("#paste", "{this is not a record")
     page.click("#load-paste")
     expect(page.locator("#error")).to_be_visible()
@@ -311,12 +315,12 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
     page.route("**/v1/analyse", lambda route: route.fulfill(
         status=504, content_type="application/json",
         body=json.dumps({"error": "analyse: over the time limit of 30 s"})))
-    page.select_option("#analyse-depth", "48")
+    page.select_option("#analyse-depth", "game")
     with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
         page.click("#analyse")
-    assert req.value.post_data_json["samples"] == 48
+    assert "samples" not in req.value.post_data_json
     expect(page.locator("#error")).to_contain_text("analyse: over the time limit of 30 s")
-    expect(page.locator("#error")).to_contain_text("choose fewer playouts per reveal")
+    expect(page.locator("#error")).to_contain_text("judge by the turn only")
     page.unroute("**/v1/analyse")
     page.select_option("#analyse-depth", "0")
     with page.expect_request(lambda r: r.url.endswith("/v1/analyse")) as req:
@@ -329,3 +333,204 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
     n = len(json.loads((ROOT / "examples" / "full_deal_4p.json").read_text())["events"])
     page.locator("#decisions li.moment button").last.click()
     expect(page.locator("#position")).to_contain_text(f"After {moments[-1]['event']} of {n} events")
+
+
+# -- the table (issue 31): seats around a felt, every known card, hindsight, moves, chart ---------------
+
+@pytest.fixture(params=[(1366, 768), (390, 844)], ids=["desktop", "phone"])
+def sized_page(request: pytest.FixtureRequest, browser: Browser, url: str) -> Iterator[Page]:
+    """The board at a laptop's and at a phone's size; no page error, and never wider than the screen."""
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                  has_touch=width < 500)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url + "/")
+    pg.wait_for_selector("body[data-ready]")
+    yield pg
+    scroll = pg.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert errors == [], errors
+    assert scroll <= width, f"the page is {scroll}px wide on a {width}px screen"
+
+
+def table_cards(page: Page, seat: int) -> list[tuple[str, bool]]:
+    """(text, has the 'every player knows it' marker) of each card of a seat's hand on the table."""
+    cards = page.locator(f"#table .seat[data-seat='{seat}'] .cards .card")
+    return [(c.inner_text(), "pub" in (c.get_attribute("class") or "").split()) for c in cards.all()]
+
+
+def test_the_table_shows_every_card_the_view_knows(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
+    path = ROOT / "examples" / "in_progress_5p.json"
+    frames = cli_json(capsys, "replay", "--json", str(path))["frames"]
+    load_example(page, "in_progress_5p.json")
+    settle(page)
+    me = 2
+    # the viewer sits at the bottom; the others clockwise from its left
+    assert "pos-b" in (page.locator(f"#table .seat[data-seat='{me}']").get_attribute("class") or "")
+    assert "pos-l" in (page.locator("#table .seat[data-seat='3']").get_attribute("class") or "")
+    for k in (3, len(frames) - 1):
+        page.locator(f"#moves li[data-after='{k}'] button").click()
+        expect(page.locator("#position")).to_contain_text(f"After {k} of")
+        for h in frames[k]["hands"]:
+            want = [("" if v is None else str(v), bool(p) and v is not None) for v, p in zip(h["cards"], h["public"])]
+            assert table_cards(page, h["seat"]) == want, (k, h)
+    # seat 1 showed its highest 10 twice: both 10s are on its row, known to every player
+    assert table_cards(page, 1)[-2:] == [("10", True), ("10", True)]
+    # the viewer's own cards that the table knows carry the marker, the others not
+    own = frames[-1]["hands"][me]
+    assert [p for _, p in table_cards(page, me)] == own["public"] and any(own["public"])
+    # the last move's cards are ringed; the card face up this turn is outlined
+    last = frames[-1]["last"]
+    expect(page.locator("#table .card.last")).to_have_count(len(last))
+    expect(page.locator("#table .card.up")).to_have_count(sum(sum(h["up"]) for h in frames[-1]["hands"]))
+
+
+def test_hindsight_shows_where_the_cards_were(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
+    path = ROOT / "examples" / "full_deal_4p.json"
+    seen = cli_json(capsys, "replay", "--json", "--seat", "1", str(path))["frames"]
+    truth = cli_json(capsys, "replay", "--json", "--seat", "all", str(path))["frames"]
+    load_example(page, "full_deal_4p.json")
+    page.select_option("#seat", "1")
+    settle(page)
+    expect(page.locator("#hindsight-box")).to_be_visible()
+    page.click("#first")
+    page.click("#next")
+    page.click("#next")
+    expect(page.locator("#position")).to_contain_text("After 2 of")
+    assert table_cards(page, 0) == [("" if v is None else str(v), bool(p) and v is not None)
+                                    for v, p in zip(seen[2]["hands"][0]["cards"], seen[2]["hands"][0]["public"])]
+    page.check("#hindsight")
+    settle(page)
+    for h_seen, h_true in zip(seen[2]["hands"], truth[2]["hands"]):
+        s = h_seen["seat"]
+        assert [t for t, _ in table_cards(page, s)] == [str(v) for v in h_true["cards"]]
+        hind = page.locator(f"#table .seat[data-seat='{s}'] .cards .card")
+        flags = ["hind" in (c.get_attribute("class") or "").split() for c in hind.all()]
+        assert flags == [v is None for v in h_seen["cards"]]  # faded: what seat 1 could not know
+    page.uncheck("#hindsight")
+    settle(page)
+    expect(page.locator("#table .card.hind")).to_have_count(0)
+    # a record without the deal has no hindsight
+    load_example(page, "in_progress_5p.json")
+    expect(page.locator("#hindsight-box")).to_be_hidden()
+
+
+def test_move_list_teams_and_computing_state(sized_page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    page = sized_page
+    path = ROOT / "examples" / "teams_4p.json"
+    frames = cli_json(capsys, "replay", "--json", str(path))["frames"]
+    load_example(page, "teams_4p.json")
+    settle(page)
+    moves = page.locator("#moves li")
+    expect(moves).to_have_count(len(frames))
+    expect(page.locator("#moves li.current")).to_have_attribute("data-after", str(len(frames) - 1))
+    page.locator("#moves li[data-after='3'] button").click()
+    expect(page.locator("#position")).to_contain_text("After 3 of")
+    expect(page.locator("#moves li.current")).to_have_attribute("data-after", "3")
+    # team markers on every seat, each side's trios and progress in the middle of the table
+    for s in range(4):
+        expect(page.locator(f"#table .seat[data-seat='{s}'] .badge")).to_have_text(f"team {'AB'[s % 2]}")
+    for side in frames[3]["sides"]:
+        row = page.locator(f"#table .scores .side[data-side='{'+'.join(map(str, side['seats']))}']")
+        expect(row).to_contain_text(", ".join(map(str, side["trios"])) if side["trios"] else "no trio")
+    # the chances: one row per team; while a new request runs, the old figures are gone
+    expect(page.locator("#chances .chance")).to_have_count(2)
+    held: list[Any] = []
+    page.route("**/v1/evaluate", lambda route: held.append(route))
+    page.click("#prev")
+    expect(page.locator("#chances .computing")).to_have_text("computing…")
+    expect(page.locator("#chances .chance")).to_have_count(0)
+    page.wait_for_timeout(300)
+    assert held
+    for route in held:
+        route.continue_()
+    page.unroute("**/v1/evaluate")
+    expect(page.locator("#chances .chance")).to_have_count(2)
+
+
+def test_picante_links_and_the_example_menu(page: Page, tmp_path: Path) -> None:
+    import random
+
+    from helpers_positions import random_game
+    from trio_solver.protocol import replay_json
+    from trio_solver.record import Record
+    from trio_solver.rules import Rules
+
+    for seed in range(60):
+        game = random_game(Rules(3, "picante"), random.Random(seed), 30, trio_rate=0.6)
+        if any(game.trios[s] for s in range(3)) and not game.over:
+            break
+    record = Record.from_game(game, names=["<b>Ann</b>", "Bo", "Cy"])
+    fr = replay_json(record)["frames"][-1]
+    load_example(page, "teams_4p.json")
+    page.click("#paste-box summary")
+    page.fill("#paste", json.dumps(record.to_json()))
+    page.click("#load-paste")
+    settle(page)
+    expect(page.locator("#example")).to_have_value("")  # the menu no longer names the example
+    expect(page.locator("#table .seat[data-seat='0'] .who")).to_contain_text("<b>Ann</b>")  # as text, not markup
+    for side in fr["sides"]:
+        for v, pairs in side["pairs_with"].items():
+            s = side["seats"][0]
+            trio = page.locator(f"#table .seat[data-seat='{s}'] .trios .set").filter(has_text=v).first
+            if pairs and not side["links"]:
+                expect(trio.locator(".links")).to_have_text("↔ " + ", ".join(map(str, pairs)))
+
+
+@pytest.mark.parametrize("width,height", [(1366, 768), (390, 844)])
+def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, height: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                  has_touch=width < 500)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready]")
+    load_example(page, "viewer_3p_picante.json")
+    settle(page)
+    n = page.locator("#moves li").count() - 1
+    page.select_option("#analyse-depth", "0")
+    page.click("#analyse")
+    page.wait_for_selector("#chart svg")
+    settle(page)
+    expect(page.locator("#chart line.tick")).to_have_count(n + 1)
+    now = page.locator("#chart line.now")
+    x_last = float(now.get_attribute("x1") or "nan")
+    page.click("#first")
+    settle(page)
+    x_first = float(now.get_attribute("x1") or "nan")
+    ticks = page.locator("#chart line.tick")
+    assert x_first == pytest.approx(float(ticks.first.get_attribute("x1") or "nan"))
+    assert x_last == pytest.approx(float(ticks.last.get_attribute("x1") or "nan"))
+    # drawn at its real width: labels and points keep their size on a phone
+    label = page.locator("#chart text.ticklabel").first.bounding_box()
+    point = page.locator("#chart circle.pt").first.bounding_box()
+    assert label is not None and label["height"] >= 10
+    assert point is not None and point["width"] >= (13.5 if width < 500 else 9.5)
+    labels = [page.locator("#chart text.ticklabel").nth(i).bounding_box() for i in range(page.locator("#chart text.ticklabel").count())]
+    for a, b in zip(labels, labels[1:]):
+        assert a is not None and b is not None and a["x"] + a["width"] < b["x"]  # never run together
+    width_now = page.evaluate("document.documentElement.scrollWidth")
+    assert width_now <= width, f"the page is {width_now}px wide on a {width}px screen"
+    context.close()
+
+
+def test_a_card_on_the_table_plays_it(page: Page) -> None:
+    page.click("button[data-mode=play]")
+    page.select_option("#p-players", "3")
+    page.fill("#p-seed", "2")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_selector("#play-legal button")
+    settle(page)
+    playable = page.locator("#table .card.playable")
+    expect(playable).not_to_have_count(0)
+    target = playable.first.get_attribute("data-reveal")
+    assert target and page.locator(f"#play-legal button[data-reveal='{target}']").count() == 1
+    events = page.locator("#moves li").count()
+    playable.first.click()
+    expect(page.locator("#status")).to_contain_text(f"{target}=")
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length > {events}")

@@ -12,7 +12,9 @@ The package follows one flow of data (each module imports only from those before
     sampling                 whole deals drawn from the posterior
     search                   the expectimax advisor
     bots, simulate, analysis players, tournaments, judged games
+    knowledge                what a seat knows of each hand (after view; search and render read it)
     render, play, cli        text, the terminal game, the commands
+    notebook                 the HTML pictures of Jupyter (registered through _display)
 
 The names below are the public API; see README.md and docs/.
 """
@@ -41,6 +43,7 @@ from .sampling import sample_game
 from .search import Advice, Evaluation, advise
 from .simulate import Tournament, play_game, run_tournament
 from .view import PlayerView, replay_view
+from . import notebook as _notebook  # noqa: F401  registers the notebook pictures (_repr_html_)
 
 __version__ = "0.2.0"
 

@@ -73,6 +73,8 @@ from .stopping import DEFAULT_CONFIDENCE, Stopping
 from .view import PlayerView
 from .words import article
 from .words import percent as _pct
+from .words import pm as _pm
+from ._display import html_of
 
 __all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
            "label_for", "player_names"]
@@ -162,6 +164,22 @@ class Decision:
     end: a decision is labelled only when its loss is above the label's threshold at the confidence)."""
     loss_high: float | None = None
     """Judged by the game: the upper end of the loss's confidence interval."""
+
+    @property
+    def within_noise(self) -> bool:
+        """Judged by the game: a loss above zero that its confidence interval cannot tell from zero (no
+        better reveal is named for it)."""
+        return self.loss > 0 and self.loss_low is not None and self.loss_low <= 1e-12
+
+    @property
+    def verdict(self) -> str:
+        """The label column of the tables: the label (``?`` when the cap came before it was clear: it may
+        be worse, or a label may be missing), ``(noise)``, or ``(only)`` / ``(no choice)`` unscored."""
+        if not self.scored:
+            return "(only)" if self.options > 1 else "(no choice)"
+        if self.within_noise and self.sure:
+            return "(noise)"
+        return (self.label or "") + ("" if self.sure else "?")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -340,7 +358,7 @@ class Analysis:
                  f"{'mistakes':>8}  {'blunders':>8}  trios"]
         for s in self.seats:
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
-            loss = "-" if s.average_loss is None else f"{s.average_loss:.3f}"
+            loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
             trios = ", ".join(map(str, s.trios)) or "-"
             won = "  (won)" if s.won else ""
             lines.append(f"  {s.name:<{w}}  {s.decisions:>7}  {acc:>8}  {loss:>8}  {s.inaccuracies:>6}  "
@@ -357,22 +375,24 @@ class Analysis:
         ]
         if game:
             lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
-                      "Loss: the drop in the chance to win the game. '(only)' and '(no choice)' are not scored."]
+                      "Loss: the drop in the chance to win the game, ± its error. '(only)' and '(no choice)' are "
+                      "not scored;",
+                      "'(noise)': the loss is not told apart from 0, so no better reveal is named (best: '-');",
+                      f"a '?': the playouts stopped at their cap before the label was clear at "
+                      f"{self.confidence:.0%} (it may be worse, or a label may be missing)."]
         else:
             lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
                       "'(only)' and '(no choice)' are not scored."]
         lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
-                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>5}  label")
+                     f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>13}  label")
         for d in self.decisions:
-            label = d.label or ""
-            if not d.scored:
-                label = "(only)" if d.options > 1 else "(no choice)"
+            label = d.verdict
             lines.append(
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
-                f"{str(d.played) + '=' + str(d.shown):<7} {str(d.best):<6} "
+                f"{str(d.played) + '=' + str(d.shown):<7} {'-' if d.within_noise else str(d.best):<6} "
                 f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
                 f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
-                + (f"{_game_pct(d):>9}  " if game else "") + f"{d.loss:5.2f}  {label}".rstrip())
+                + (f"{_game_pct(d):>9}  " if game else "") + f"{_pm(d.loss, d.loss_stderr):>13}  {label}".rstrip())
         return "\n".join(lines)
 
     def text(self, all_decisions: bool = False) -> str:
@@ -388,6 +408,10 @@ class Analysis:
         else:
             out += ["", "(--all lists every reveal)"]
         return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        """The summary in a notebook (:func:`trio_solver.notebook.analysis_summary_html`)."""
+        return html_of(self)
 
     def html(self, title: str = "Trio game analysis") -> str:
         """A self-contained page: the report, a chart with clickable points, and the positions.
@@ -643,15 +667,15 @@ def _reason(d: Decision) -> str:
 
 
 def _verdict(d: Decision) -> str:
-    """The label and the loss in words: ``Mistake, loss 0.14 ± 0.02 (0.10 to 0.18).``; a label that is not
-    sure says what it may also be."""
+    """The label and the loss in words: ``Mistake, loss 14.0% ± 2.0% (10.1% to 17.9%).``; a label that is
+    not sure says what it may also be."""
     label = (d.label or "").capitalize()
     if d.loss_low is None or d.loss_high is None:
         return f"{label}, loss {d.loss:.2f}."
     worse = label_for(d.loss_high, GAME_THRESHOLDS)
     if not d.sure and worse is not None and worse != d.label:
         label += f" (perhaps {'an' if worse[0] in 'aeiou' else 'a'} {worse})"
-    return f"{label}, loss {d.loss:.2f} ± {d.loss_stderr or 0.0:.2f} ({d.loss_low:.2f} to {d.loss_high:.2f})."
+    return f"{label}, loss {_pm(d.loss, d.loss_stderr)} ({_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._text import escape
 from .words import percent as _pct
+from .words import pm as _pm
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -127,11 +128,11 @@ def _chart(a: Analysis) -> str:
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1000px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1180px; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.4em; }
 .wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; }
-td, th { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+td, th { padding: 3px 6px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inaccuracy td { background: #ffe; }
 tr.pick { cursor: pointer; } tr.pick:hover td { outline: 1px solid #99c; }
 tr.unscored td { color: #888; }
@@ -154,24 +155,55 @@ dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.lab
 _SCRIPT = r"""
 const data = JSON.parse(document.getElementById('analysis').textContent);
 const names = data.names;
-function pct(p) { return p >= 1 - 1e-9 ? '100%' : (p > 0 && p < 0.005 ? '<1%' : Math.round(p * 100) + '%'); }
-function hand(h) {
-  const cards = (h.cards || []).map(c => c === null ? '?' : String(c)).join(' ');
+// the one format of a chance, as trio_solver.words.percent writes it (never 100% unless certain)
+function pctN(p, digits) {
+  const scale = 10 ** digits, x = p * 100 * scale;
+  let n = Math.floor(x + 1e-9);
+  if (x - n >= 0.5 - 1e-9) n += 1;
+  if (p >= 1 - 1e-12) n = 100 * scale; else if (n >= 100 * scale) n = 100 * scale - 1;
+  if (p > 0 && n === 0) return '<' + (1 / scale).toFixed(digits) + '%';
+  return (n / scale).toFixed(digits) + '%';
+}
+function pct(p) { return pctN(p, 0); }
+function pm(p, se) { return pctN(p, 1) + (se === null || se === undefined ? '' : ' \u00b1 ' + pctN(se, 1)); }
+// a hand as the viewer knew it: ? unknown, * face up this turn, ^ the viewer's own card every player knows
+function hand(h, viewer) {
+  const pub = h.public || [], up = h.up || [];
+  const cards = (h.cards || []).map((c, i) => (c === null ? '?' : String(c)) +
+    (up[i] ? '*' : (h.seat === viewer && pub[i] ? '^' : ''))).join(' ');
   return '[' + cards + ']';
 }
-function tableLines(pos, mover) {
+function trioText(pos, values) {
+  const side = (pos.sides || []).find(sd => values.some(v => String(v) in sd.pairs_with));
+  return values.map(v => {
+    const pairs = side ? side.pairs_with[String(v)] : null;
+    return pairs && pairs.length ? v + ' (pairs with ' + pairs.join(', ') + ')' : String(v);
+  }).join(', ') || '-';
+}
+function tableLines(pos, mover, viewer) {
   const lines = [];
   const w = Math.max(...names.map(n => n.length), 7);
+  const teams = pos.teams || [];
+  let marked = false;
   for (const h of pos.hands) {
-    const trios = pos.trios[h.seat].join(', ') || '-';
     const mark = h.seat === mover ? '  <- to move' : '';
-    lines.push(names[h.seat].padEnd(w) + '  ' + hand(h).padEnd(24) + ' trios: ' + trios + mark);
+    const team = teams.find(t => t.includes(h.seat));
+    const cards = hand(h, viewer);
+    marked = marked || cards.includes('^');
+    lines.push(names[h.seat].padEnd(w) + '  ' + cards.padEnd(24) + ' trios: ' + trioText(pos, pos.trios[h.seat]) +
+      (team ? '  team ' + team.join('+') : '') + mark);
+  }
+  if (teams.length) {
+    for (const sd of pos.sides) {
+      lines.push(('team ' + sd.seats.join('+')).padEnd(w) + '  trios ' + trioText(pos, sd.trios) + '; ' + sd.goal);
+    }
   }
   if (pos.centre.length) {
     lines.push('centre'.padEnd(w) + '  ' + pos.centre.map(c => 'c' + c.slot + ':' +
       (!c.present ? '-' : (c.known === null ? '?' : c.known) + (c.face_up ? '*' : ''))).join(' '));
   }
   if (pos.turn.length) lines.push('face up'.padEnd(w) + '  ' + pos.turn.join(' '));
+  if (marked) lines.push('(^: ' + names[viewer] + "'s card that every player knows)");
   return lines;
 }
 function select(kind, i) {
@@ -188,7 +220,7 @@ function showCurve(k) {
     (data.viewer === null || data.viewer === undefined ? 'a spectator' : names[data.viewer]) + ' sees it:';
   el.appendChild(head);
   const pre = document.createElement('pre');
-  pre.textContent = tableLines(c.position, c.position.winner === null ? c.position.to_move : -1).join('\n');
+  pre.textContent = tableLines(c.position, c.position.winner === null ? c.position.to_move : -1, data.viewer).join('\n');
   el.appendChild(pre);
   const verdict = document.createElement('p');
   verdict.id = 'verdict';
@@ -200,7 +232,7 @@ function show(i) {
   const d = data.decisions[i];
   select('pt', i);
   const pos = d.position;
-  const lines = tableLines(pos, d.seat);
+  const lines = tableLines(pos, d.seat, d.seat);
   const el = document.getElementById('position');
   el.textContent = '';
   const head = document.createElement('p');
@@ -219,8 +251,10 @@ function show(i) {
     (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') + 'trio chance ' + pct(d.p_trio_best) +
     ', win now ' + pct(d.p_win_best) + '. ';
   if (!d.scored) v += d.options > 1 ? 'The only sensible reveal (not scored).' : 'No real choice (not scored).';
-  else v += 'Loss ' + d.loss.toFixed(2) + (d.loss_stderr !== null ? ' \u00b1 ' + d.loss_stderr.toFixed(2) : '') +
-    (d.label ? ': ' + d.label + '.' : ' (fine).');
+  else if (d.loss_low !== null && d.loss > 0 && d.loss_low <= 1e-12 && d.sure)
+    v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
+  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.label ? ': ' + d.label : ' (fine)') +
+    (d.sure ? '.' : ' (not sure: ' + pct(d.loss_low) + ' to ' + pct(d.loss_high) + ').');
   verdict.textContent = v;
   verdict.id = 'verdict';
   el.appendChild(verdict);
@@ -264,7 +298,7 @@ def _seat_rows(a: Analysis) -> str:
     for s in a.seats:
         colour = COLOURS[s.seat % len(COLOURS)]
         acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
-        loss = "-" if s.average_loss is None else f"{s.average_loss:.3f}"
+        loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
         rows.append(f"<tr><td><span style='color:{colour}'>&#9679;</span> {html.escape(s.name)}"
                     f"{' (won)' if s.won else ''}</td><td>{s.decisions}</td><td>{acc}</td><td>{loss}</td>"
                     f"<td>{s.inaccuracies}</td><td>{s.mistakes}</td><td>{s.blunders}</td>"
@@ -275,13 +309,15 @@ def _seat_rows(a: Analysis) -> str:
 def _decision_rows(a: Analysis) -> str:
     rows = []
     for i, d in enumerate(a.decisions):
-        label = d.label or ("" if d.scored else ("only option" if d.options > 1 else "no choice"))
+        label = {"(noise)": "within noise", "(only)": "only option", "(no choice)": "no choice"}.get(d.verdict,
+                                                                                                    d.verdict)
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
-                    f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td><td>{d.best}</td>"
+                    f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
+                    f"<td>{'-' if d.within_noise else d.best}</td>"
                     f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
                     f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
-                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{d.loss:.2f}</td>"
+                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
                     f"<td>{label}</td></tr>")
     return "".join(rows)
 
@@ -312,10 +348,11 @@ def _labels_text(a: Analysis) -> str:
               "<dt>win now</dt><dd>the chance of winning the game this turn.</dd>")
     if a.judged_by == "game":
         return common + (
-            f"<dt>win game</dt><dd>the mover's chance to win the game, from {a.samples} playouts of the rest of the "
-            "game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
-            "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played. A label needs "
-            "the loss to be at least twice its standard error too.</dd>"
+            f"<dt>win game</dt><dd>the mover's chance to win the game, from up to {a.samples} playouts of the rest "
+            "of the game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
+            "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played, with its "
+            f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
+            "a '?' marks a label the playouts' cap left unclear (it may be worse, or a label may be missing).</dd>"
             "<dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
             "<dt>mistake</dt><dd>0.10 or more;</dd><dt>blunder</dt><dd>0.20 or more.</dd>")
     return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."

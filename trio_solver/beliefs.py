@@ -47,6 +47,7 @@ from .reveal import Reveal
 from .rules import VALUES
 from .view import PlayerView
 from .words import article
+from ._display import html_of
 
 __all__ = ["Beliefs", "Placement", "Demand"]
 
@@ -1004,6 +1005,10 @@ class Beliefs:
         return Placement(tuple(hands), tuple(centre), swaps)
 
     # -- words -------------------------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        """The position and the chances of each card, in a notebook (:func:`trio_solver.notebook.beliefs_html`)."""
+        return html_of(self)
+
     def deductions(self) -> list[str]:
         """Certain facts in words: ``"slot 4 is a 9"``, ``"seat 1 holds no 1, 2 or 3"`` ..."""
         self._require()

@@ -25,6 +25,7 @@ from ._args import show as _show
 from ._text import escape
 from .errors import RecordError, RunError, TrioError
 from .facts import STATE_BUDGET
+from .words import percent, pm
 
 __all__ = ["main"]
 
@@ -172,7 +173,7 @@ def cmd_validate(args: argparse.Namespace) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> str:
     from .protocol import replay_json
-    from .render import render_frame
+    from .render import render_frame, winner_text
 
     record = _load(args.file)
     data = replay_json(record, args.seat, args.after)
@@ -183,11 +184,11 @@ def cmd_replay(args: argparse.Namespace) -> str:
     for k, label, fr in frames:
         head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
         out.append(head)
-        out.append(render_frame(fr, record.names))
+        out.append(render_frame(fr, record.names, data["seat"] if isinstance(data["seat"], int) else None))
         out.append("")
     final = frames[-1][2]
     if final["winner"] is not None:
-        out.append(f"Winner: seat {final['winner']}")
+        out.append(winner_text(record.rules, final["winner"], record.names))
     else:
         out.append(f"Seat {final['to_move']} to move")
     return "\n".join(out)
@@ -243,7 +244,7 @@ def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
 
 
 def _dist_text(d: dict[str, float]) -> str:
-    return "  ".join(f"{v}:{p:.3f}" for v, p in sorted(d.items(), key=lambda t: int(t[0])))
+    return "  ".join(f"{v}:{percent(p, 1)}" for v, p in sorted(d.items(), key=lambda t: int(t[0])))
 
 
 def _beliefs_text(data: dict[str, Any]) -> str:
@@ -275,7 +276,7 @@ def _beliefs_text(data: dict[str, Any]) -> str:
         for p in data["placements"]:
             rows = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in p["rows"].items())
             q = p["probability"]
-            prob = "  ?   " if q is None else f"{q:.4f}" if q >= 1e-4 else f"{q:.0e}".ljust(6)
+            prob = "   ?   " if q is None else percent(q, 2).rjust(7)
             lines.append(f"  {prob}  {rows}")
     return "\n".join(lines)
 
@@ -292,11 +293,12 @@ def cmd_advise(args: argparse.Namespace) -> str:
         return json.dumps(data)
     from .advice_text import advice_text
 
-    text = advice_text(advice, record.names)
+    view = record.view(args.seat, args.after)
+    text = advice_text(advice, record.names, wins=view.rules.winning_values(view.team_trios(advice.seat)))
     if args.objective == "game":
         from .evaluate import explain
 
-        text += "\n" + "\n".join(explain(record.view(args.seat, args.after), advice))
+        text += "\n" + "\n".join(explain(view, advice))
     return text
 
 
@@ -315,7 +317,7 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
              f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
         mark = "  <- to move" if s == result.to_move else ""
-        lines.append(f"  {seat_name(s, record.names):<12} {p:7.4f} ± {e:.4f}{mark}")
+        lines.append(f"  {seat_name(s, record.names):<12} {pm(p, e):>14}{mark}")
     return "\n".join(lines)
 
 
@@ -426,6 +428,14 @@ def _write_atomic(path: str, text: str) -> None:
     write_text(path, text)
 
 
+def _progress_of(args: argparse.Namespace) -> bool | Any:
+    """``simulate``'s progress: ``--progress`` always (on standard error, plain lines when it is not a
+    terminal), ``--no-progress`` never, else on a terminal unless ``--json``."""
+    if args.progress is None:
+        return not args.json
+    return sys.stderr if args.progress else False
+
+
 def cmd_simulate(args: argparse.Namespace) -> str:
     from .errors import RulesError
     from .rules import Rules
@@ -448,7 +458,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     try:
         with _terminate_as_interrupt():
             t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers,
-                               keep_records=bool(args.save), progress=not args.json, backend=args.backend,
+                               keep_records=bool(args.save), progress=_progress_of(args), backend=args.backend,
                                ray_address=args.ray_address, results_file=args.results, keep_results=False,
                                on_game=on_game, on_note=_note, budget=args.budget)
     except KeyboardInterrupt:
@@ -466,16 +476,16 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         for team in data["team_wins"]:
             seats = " & ".join(map(str, team["seats"]))
             kinds = " + ".join(team["bots"])
-            lines.append(f"  {seats:<8} {kinds:<22} {team['wins']:>6} {team['win_rate']:7.3f}  "
-                         f"[{team['ci95'][0]:.3f}, {team['ci95'][1]:.3f}]")
+            lines.append(f"  {seats:<8} {kinds:<22} {team['wins']:>6} {percent(team['win_rate'], 1):>7}  "
+                         f"[{percent(team['ci95'][0], 1)}, {percent(team['ci95'][1], 1)}]")
         if any(len(set(team["bots"])) > 1 for team in data["team_wins"]):
             lines.append("  note: some teams mix bots (partners are seats s and s + players/2); "
                          "order --bots so partners match to compare bots")
     else:
         lines.append(f"  {'seat':>4} {'bot':<8} {'wins':>6} {'rate':>7}  95% interval")
         for p in data["per_seat"]:
-            lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {p['win_rate']:7.3f}  "
-                         f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]")
+            lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {percent(p['win_rate'], 1):>7}  "
+                         f"[{percent(p['ci95'][0], 1)}, {percent(p['ci95'][1], 1)}]")
         lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
     played = t.played if t.played is not None else t.games
     resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
@@ -618,8 +628,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--objective", choices=("trio", "win", "game"), default="trio",
-                    help="what to maximise (default trio; game: the chance to win the game, by playouts)")
+    sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
+                    help="what to rank by (default win: the chance to win this turn, then the chance of a "
+                         "trio; trio: the trio first; game: the chance to win the game, by playouts)")
     sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
                     help="--objective game: the most posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
     sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
@@ -676,6 +687,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the expert bot's playouts per decision (default %d at 3 players, scaled by "
                          "(3/players)^2: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 4))
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
+    sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress on standard error as the games finish (default: when it is a terminal "
+                         "and --json is not given; --progress also to a file or pipe, one line every few seconds)")
     sp.add_argument("--seed", type=int, default=0, help="default 0")
     add_backend_options(sp)
     sp.add_argument("--results", metavar="FILE",

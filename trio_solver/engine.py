@@ -34,6 +34,7 @@ from .replay import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
 from .view import PlayerView
+from ._display import html_of
 
 __all__ = ["Deal", "Game", "Shown", "TurnStatus", "play_random_game"]
 
@@ -415,6 +416,10 @@ class Game:
     def cards_in_play(self) -> list[int]:
         """Every card still in a hand or in the centre."""
         return [v for h in self.hands for v in h] + [v for v in self.centre if v is not None]
+
+    def _repr_html_(self) -> str:
+        """The table as cards in a notebook (every hand; :func:`trio_solver.notebook.game_html`)."""
+        return html_of(self)
 
     def __repr__(self) -> str:
         return (

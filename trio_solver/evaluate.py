@@ -44,6 +44,8 @@ from .reveal import Reveal
 from .search import Advice, Evaluation, advise
 from .stopping import DEFAULT_CONFIDENCE, MAX_DEALS, Stopping
 from .view import PlayerView
+from .words import article, pm
+from .words import percent as _pct
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
            "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
@@ -576,25 +578,32 @@ def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
             public_counts[v] = public_counts.get(v, 0) + 1
 
     def shows(e: Evaluation) -> str:
+        # what the table learns if the turn fails: the cards shown go back, known to everyone
+        if e.p_trio >= 1 - 1e-9:
+            return "the trio is certain, so nothing goes back to the table"
+        fails = f"the turn fails {_pct(1 - e.p_trio)} of the time"
         r = e.reveal
         if memory.knows(view, r):
-            return "its card is already known to everyone, so a failure shows nothing new"
+            return f"{fails}, but this card is already known to everyone, so a failure shows nothing new of it"
         if e.known_value is not None:
             v = e.known_value
-            text = f"a failure shows your {v} to everyone"
+            text = f"{fails}, and then your {v} goes back known to everyone"
             if public_counts.get(v, 0) >= 2:
                 text += f", next to {public_counts[v]} known {v}s: seat {nxt} could take that trio"
             return text
-        likely = max(e.plan, key=lambda st: st.probability, default=None)
-        text = "a failure shows this unknown card to everyone"
-        if likely is not None:
-            text += f" (most likely a {likely.value}, {likely.probability:.0%})"
+        text = f"{fails}, and then this card goes back known to everyone"
+        if not view.turn:  # at the start of a turn, the values whose turn can fail, weighed by how often
+            failing = [(st.probability * (1 - st.p_trio), st.value) for st in e.plan]
+            total = sum(w for w, _ in failing)
+            w, v = max(failing, default=(0.0, 0))
+            if total > 0 and w > 0:
+                text += f" (most likely {article(v)} {v}: {_pct(w / total)} of those failures)"
         return text
 
     def sentence(e: Evaluation) -> str:
         assert e.p_game is not None
-        return (f"{e.reveal}: wins the game {e.p_game:.1%} ± {e.p_game_stderr or 0.0:.1%}; trio this turn "
-                f"{e.p_trio:.1%}, win this turn {e.p_win:.1%}; {shows(e)}.")
+        return (f"{e.reveal}: wins the game {pm(e.p_game, e.p_game_stderr or 0.0)}; win this turn "
+                f"{_pct(e.p_win, 1)}, trio this turn {_pct(e.p_trio, 1)}; {shows(e)}.")
 
     if not advice.evaluations or advice.evaluations[0].p_game is None:
         return []
@@ -607,10 +616,10 @@ def explain(view: PlayerView, advice: Advice, limit: int = 3) -> list[str]:
             lines.append(sentence(turn_best))
         gap = best.p_game - turn_best.p_game
         se = turn_best.p_game_gap_stderr or 0.0
-        head = f"{turn_best.reveal} is best for this turn alone (trio {turn_best.p_trio:.1%})"
+        head = f"{turn_best.reveal} is best for this turn alone (trio {_pct(turn_best.p_trio, 1)})"
         if gap < 0.0005:
             lines.append(f"{head} and wins the game as often as {best.reveal}.")
         else:
-            lines.append(f"{head} but wins the game {gap:.1%} ± {se:.1%} less often than {best.reveal}"
+            lines.append(f"{head} but wins the game {pm(gap, se)} less often than {best.reveal}"
                          + (" (within the noise of the playouts)." if gap < 2 * se else "."))
     return lines

@@ -14,6 +14,7 @@ it is printed.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -79,6 +80,8 @@ class HumanBot:
         self.names = list(names)
 
     def _read(self, prompt: str) -> str:
+        if discard_typeahead(self.stdin):
+            self.out("  (what you typed before this prompt was dropped: read the table first)")
         self.out(prompt)
         try:
             line = self.stdin.readline()
@@ -90,7 +93,7 @@ class HumanBot:
 
     def table(self, view: PlayerView) -> str:
         """The table as this seat knows it."""
-        return render_frame(seen_frame(view), self.names)
+        return render_frame(seen_frame(view), self.names, view.seat)
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         legal = set(view.legal_reveals())
@@ -108,7 +111,9 @@ class HumanBot:
                 self.out(self.table(view))
                 continue
             if text == "hint":
-                self.out(advice_text(advise(view), self.names, limit=8))
+                assert view.seat is not None
+                wins = view.rules.winning_values(view.team_trios(view.seat))
+                self.out(advice_text(advise(view), self.names, limit=8, wins=wins))
                 continue
             try:
                 reveal = Reveal.from_str(text)
@@ -152,6 +157,24 @@ class HumanBot:
                 self.out(f"  you hold no {show(text)}; give one of {sorted(set(hand))}, or 'pass'")
             else:
                 self.out(f"  the swap comes first: give one of {sorted(set(hand))}, or 'pass'; then the turn goes on")
+
+
+def discard_typeahead(stream: TextIO) -> bool:
+    """Drop what was typed on the terminal ``stream`` before now (a move typed while the bots played
+    must not be taken before the person saw the new table). Returns whether anything was dropped;
+    does nothing (``False``) when ``stream`` is not a terminal (a pipe, a file, a test's script)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not os.isatty(fd):
+        return False
+    import select
+    import termios
+
+    pending = bool(select.select([fd], [], [], 0)[0])
+    termios.tcflush(fd, termios.TCIFLUSH)
+    return pending
 
 
 def _why_illegal(view: PlayerView, reveal: Reveal) -> str:
@@ -223,7 +246,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         if not game.turn:
             out("")
             out("Your turn:" if game.to_move == human else f"Turn of {seat_names[game.to_move]}:")
-            out(render_frame(seen_frame(game.view(human)), seat_names))
+            out(render_frame(seen_frame(game.view(human)), seat_names, human))
 
     def on_reveal(game: Game) -> None:
         if game.turn:

@@ -78,7 +78,7 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     ``seat`` is a seat, ``None`` (a spectator), ``"all"`` (every hand; full-deal records)
     or ``"default"`` (the viewer, else every hand for a full-deal record, else a spectator).
     """
-    from .render import describe_event, frame
+    from .render import describe_event, frame, move_json
 
     if seat == "default":
         seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
@@ -97,7 +97,9 @@ def replay_json(record: Record, seat: int | None | str = "default", after: int |
     frames = []
     for k, state in enumerate(record.states()[: last + 1]):
         label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, **frame(cast("Game | PlayerView", state), seat)})
+        move = None if k == 0 else move_json(shown[k - 1])
+        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, "move": move,
+                       **frame(cast("Game | PlayerView", state), seat)})
     return {"seat": seat, "frames": frames}
 
 
@@ -120,7 +122,7 @@ def beliefs_of(record: Record, seat: int | None | str = "default", after: int | 
 
 
 def advise_result(record: Record, seat: int | None | str = "default", after: int | None = None,
-                  objective: str = "trio", *, samples: int | None = None, seed: int = 0,
+                  objective: str = "win", *, samples: int | None = None, seed: int = 0,
                   confidence: float | None = None) -> tuple[Advice, dict[str, Any]]:
     """The :class:`~trio_solver.search.Advice` for the seat to move and the JSON of ``advise --json``.
 
@@ -339,7 +341,7 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
     after = a.int_("after")
-    objective = a.str_("objective", "trio")
+    objective = a.str_("objective", "win")
     assert objective is not None
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
     seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)

@@ -34,9 +34,12 @@ from ._args import show as _show
 from .beliefs import Beliefs
 from ._json import is_int, json_object
 from .errors import IllegalMoveError, NotationError, RecordError, ViewError
+from .knowledge import knowledge
 from .reveal import Reveal
 from .rules import SEVEN, VALUES, Mode
 from .view import PlayerView
+from .words import percent, pm
+from ._display import html_of
 
 __all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
 
@@ -129,9 +132,10 @@ class Evaluation:
             raise RecordError("evaluation", f"expected reveal, p_trio, p_win and plan ({e})") from None
 
     def __str__(self) -> str:
-        text = f"{self.reveal}: p_trio={self.p_trio:.4f} p_win={self.p_win:.4f}"
+        """``h5: win now 1.0%, trio 79.9%`` (and ``, win game 12.3% ± 1.0%`` when advised for the game)."""
+        text = f"{self.reveal}: win now {percent(self.p_win, 1)}, trio {percent(self.p_trio, 1)}"
         if self.p_game is not None:
-            text += f" p_game={self.p_game:.4f}±{self.p_game_stderr or 0.0:.4f}"
+            text += f", win game {pm(self.p_game, self.p_game_stderr or 0.0)}"
         return text
 
 
@@ -156,6 +160,10 @@ class Advice:
         the objective's order. This is the reference of :mod:`trio_solver.analysis`."""
         return max(self.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12),
                                                     -self.evaluations.index(e)))
+
+    def _repr_html_(self) -> str:
+        """The ranking as a table of percentages, in a notebook (:func:`trio_solver.notebook.advice_html`)."""
+        return html_of(self)
 
     def get(self, reveal: Reveal | str) -> Evaluation:
         """The evaluation of one reveal (raises :class:`~trio_solver.errors.IllegalMoveError` if it is
@@ -319,8 +327,14 @@ def live_links(view: PlayerView, v: int) -> list[int]:
     return [w for w in view.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
 
 
-def advise(view: PlayerView, objective: Objective = "trio", *, beliefs: Beliefs | None = None) -> Advice:
+def advise(view: PlayerView, objective: Objective = "win", *, beliefs: Beliefs | None = None) -> Advice:
     """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
+
+    ``"win"`` (the default) ranks by the chance to win the game this turn, then the chance of a
+    trio, so no reveal with a lower chance to win comes first; ``"trio"`` ranks by the chance of a
+    trio first. Exact ties go to the trio that serves the goal more, then to a card every player
+    already knows (a failure shows nothing new), and the mover's own card that the table does not
+    know comes last (a failure would show it).
 
     ``view`` must be the view of the seat to move (its hand known). Raises
     :class:`~trio_solver.errors.ViewError` otherwise, when the game is over, for an ``objective``
@@ -403,10 +417,13 @@ def advise(view: PlayerView, objective: Objective = "trio", *, beliefs: Beliefs 
         known_value = next(iter(known)) if len(known) == 1 else None
         evaluations.append(Evaluation(r, min(p_trio, 1.0), min(p_win, 1.0), tuple(plan), known_value, progress))
 
+    public = knowledge(view, spectator=True)
+
     def key(e: Evaluation) -> tuple[float, ...]:
         main, other = (e.p_trio, e.p_win) if objective == "trio" else (e.p_win, e.p_trio)
-        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
-        return (-round(main, 12), -round(other, 12), -round(e.progress, 12), -own)
+        quiet = public.public_value(view, e.reveal) is not None
+        own_hidden = e.reveal.seat == seat and not quiet
+        return (-round(main, 12), -round(other, 12), -round(e.progress, 12), -quiet, own_hidden)
 
     order = {r: i for i, r in enumerate(legal)}
     evaluations.sort(key=lambda e: (key(e), order[e.reveal]))

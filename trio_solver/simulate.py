@@ -280,41 +280,57 @@ class Tournament:
 
 
 class _Progress:
-    """A one-line progress bar with throughput, redrawn at most ten times a second."""
+    """Progress for people, on ``stream`` (``None``: silent): drawn at once (``0/N games``), then after
+    each game. On a terminal one line redrawn in place, at most ten times a second; elsewhere (a log
+    file, a pipe) one plain line at most every ``log_every`` seconds and at the end."""
 
-    def __init__(self, stream: TextIO | None, total: int, done: int) -> None:
+    def __init__(self, stream: TextIO | None, total: int, done: int, log_every: float = 5.0) -> None:
         self.stream = stream
         self.total = total
         self.done = done
         self.start_done = done
         self.start = time.perf_counter()
         self.drawn = 0.0
+        self.tty = stream is not None and _isatty(stream)
+        self.every = 0.1 if self.tty else log_every
+        if stream is not None and done < total:
+            self.draw(self.start)
 
     def tick(self) -> None:
         self.done += 1
         if self.stream is None:
             return
         now = time.perf_counter()
-        if now - self.drawn >= 0.1 or self.done == self.total:
-            self.drawn = now
+        if now - self.drawn >= self.every or self.done == self.total:
             self.draw(now)
 
     def draw(self, now: float) -> None:
         assert self.stream is not None
+        self.drawn = now
         width = 30
         filled = int(width * self.done / max(self.total, 1))
         elapsed = now - self.start
-        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+        rate = (self.done - self.start_done) / elapsed if elapsed > 0 and self.done > self.start_done else 0.0
         eta = f", {_duration((self.total - self.done) / rate)} left" if rate > 0 and self.done < self.total else ""
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-                          f"{rate:.1f} games/s{eta}   ")
+        speed = f"{rate:.1f} games/s{eta}" if rate > 0 else "the first game is being played"
+        text = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, {speed}"
+        self.stream.write(f"\r{text}   " if self.tty else text + "\n")
         self.stream.flush()
 
     def end(self) -> None:
         if self.stream is not None:
-            self.draw(time.perf_counter())
-            self.stream.write("\n")
+            if self.tty or self.drawn < self.start or self.done != self.total:
+                self.draw(time.perf_counter())
+            if self.tty:
+                self.stream.write("\n")
             self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _duration(seconds: float) -> str:

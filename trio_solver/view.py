@@ -41,6 +41,7 @@ from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_j
 from .replay import CheapContradictions, Outcome, Table, drive, drive_reveal, drive_swap
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules
+from ._display import html_of
 
 __all__ = ["PlayerView", "replay_view"]
 
@@ -331,6 +332,10 @@ class PlayerView:
     def observer(self) -> str:
         """``"seat 2"`` or ``"spectator"``."""
         return "spectator" if self.seat is None else f"seat {self.seat}"
+
+    def _repr_html_(self) -> str:
+        """The table as this seat knows it, in a notebook (:func:`trio_solver.notebook.view_html`)."""
+        return html_of(self)
 
     def __repr__(self) -> str:
         return (

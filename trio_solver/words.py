@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["article", "plural", "percent"]
+__all__ = ["article", "plural", "percent", "pm"]
 
 
 def article(word: object) -> str:
@@ -19,14 +19,27 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (many or noun + 's')}"
 
 
-def percent(p: float) -> str:
-    """A chance for people: ``100%``, ``23%``, ``<1%``. Halves round up (12.5% is ``13%``), exactly as
-    the ``pct`` of the HTML report's script (``Math.round``), so a page's figures agree wherever
-    they are written."""
-    if p >= 1 - 1e-9:
-        return "100%"
-    if 0 < p < 0.005:
-        return "<1%"
-    x = p * 100
-    whole = math.floor(x)
-    return f"{whole + (1 if x - whole >= 0.5 else 0)}%"
+def percent(p: float, digits: int = 0) -> str:
+    """A chance (a fraction 0 to 1) for people, the one format of every text and page: ``100%``,
+    ``23%``, ``<1%``; with ``digits`` decimals ``23.4%``, ``<0.1%``. Halves round up (12.5% is
+    ``13%``), exactly as the ``pct`` of the pages' scripts (``Math.round``), so a page's figures
+    agree wherever they are written. A certainty reads ``100%`` and an exact zero ``0%`` (with
+    ``digits``: ``0.0%``); anything between shows as neither."""
+    scale = 10 ** digits
+    x = p * 100 * scale
+    whole = math.floor(x + 1e-9)
+    n = whole + (1 if x - whole >= 0.5 - 1e-9 else 0)
+    if p >= 1 - 1e-12:
+        n = 100 * scale
+    elif n >= 100 * scale:
+        n = 100 * scale - 1  # not certain: never written as 100%
+    if p > 0 and n == 0:
+        return f"<{1 / scale:.{digits}f}%"
+    return f"{n / scale:.{digits}f}%"
+
+
+def pm(p: float, stderr: float | None, digits: int = 1) -> str:
+    """``51.6% ± 2.1%``: a chance with the standard error of its estimate (``51.6%`` without one)."""
+    if stderr is None:
+        return percent(p, digits)
+    return f"{percent(p, digits)} ± {percent(stderr, digits)}"

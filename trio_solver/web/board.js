@@ -22,6 +22,7 @@ const svg = (tag, attrs = {}) => {
   return e;
 };
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const TEAM_NAMES = ["A", "B", "C"];
 
 // -- the API --------------------------------------------------------------------------------
 
@@ -52,6 +53,8 @@ const app = {
   seat: "default",   // "default" | "all" | null | number
   replaySeat: null,  // the seat the replay answered for
   analysis: null,
+  chances: null,     // the analysis chart's win chances, one entry per position
+  allFrames: null,   // whole-deal record viewed as a seat: the frames with every hand, for hindsight
   me: null,          // table/play mode: my seat
   playBot: "memory",
   busy: 0,
@@ -85,9 +88,34 @@ async function guarded(fn) {
 
 const names = () => (app.record && app.record.names) || null;
 const seatName = (s) => (names() ? `${names()[s]} (seat ${s})` : `Seat ${s}`);
+const shortName = (s) => (names() ? names()[s] : `Seat ${s}`);
 const shortReveal = (r) => ("centre" in r ? `c${r.centre}` : "lowest" in r ? `l${r.lowest}` : `h${r.highest}`);
-const fmt = (x) => x.toFixed(4);
-const pct = (x) => `${Math.round(x * 100)}%`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// a chance for people, as trio_solver.words.percent writes it: never 100% unless certain, "<1%" above 0
+function pctN(p, digits) {
+  const scale = 10 ** digits, x = p * 100 * scale;
+  let n = Math.floor(x + 1e-9);
+  if (x - n >= 0.5 - 1e-9) n += 1;
+  if (p >= 1 - 1e-12) n = 100 * scale; else if (n >= 100 * scale) n = 100 * scale - 1;
+  if (p > 0 && n === 0) return `<${(1 / scale).toFixed(digits)}%`;
+  return `${(n / scale).toFixed(digits)}%`;
+}
+const pct = (p) => pctN(p, 0);
+const pct1 = (p) => pctN(p, 1);
+const pm = (p, se) => (se === null || se === undefined ? pct1(p) : `${pct1(p)} ± ${pct1(se)}`);
+const teamsOf = () => {
+  const r = app.record.rules;
+  if (!r.teams) return null;
+  const half = r.players / 2;
+  return Array.from({ length: half }, (_, t) => [t, t + half]);
+};
+const teamOf = (s) => { const t = teamsOf(); return t ? t.findIndex((x) => x.includes(s)) : -1; };
+const sideName = (s) => {
+  const t = teamsOf();
+  if (!t) return seatName(s);
+  const [a, b] = t[teamOf(s)];
+  return `Team ${TEAM_NAMES[teamOf(s)]} (${shortName(a)} & ${shortName(b)})`;
+};
 
 // -- loading a record ------------------------------------------------------------------------------
 
@@ -98,6 +126,7 @@ async function loadRecord(doc, { seat = "default", pos = "last" } = {}) {
   await api("validate", { record: doc });
   app.record = doc;
   app.analysis = null;
+  app.chances = null;
   $("#chart").replaceChildren();
   $("#decisions").replaceChildren();
   app.seat = seat;
@@ -166,10 +195,17 @@ async function replay(pos = "keep") {
   const data = await api("replay", { record: app.record, seat: app.seat });
   app.frames = data.frames;
   app.replaySeat = data.seat;
+  // a whole-deal record seen by one seat (or a spectator) can also show where the cards really were
+  const canHindsight = Boolean(app.record.deal) && data.seat !== "all" && app.mode !== "play";
+  $("#hindsight-box").hidden = !canHindsight;
+  app.allFrames = null;
+  if (canHindsight && $("#hindsight").checked) app.allFrames = (await api("replay", { record: app.record, seat: "all" })).frames;
+  document.body.classList.toggle("hindsight-on", canHindsight && $("#hindsight").checked);
   const last = app.frames.length - 1;
   app.pos = pos === "last" ? last : pos === "keep" ? Math.min(app.pos, last) : Math.max(0, Math.min(pos, last));
   for (const id of ["#board", "#beliefs-panel", "#advice-panel", "#analysis-panel"]) $(id).hidden = false;
   $("#analysis-panel").hidden = app.mode === "play" && !gameOver();
+  drawMoves();
   await showPosition();
 }
 
@@ -184,33 +220,52 @@ async function showPosition() {
   slider.max = String(total);
   slider.value = String(app.pos);
   $("#position").textContent = `After ${app.pos} of ${total} events — ` + (fr.winner !== null
-    ? `${seatName(fr.winner)} won` : `${seatName(fr.to_move)} to move${fr.turn.length ? " (turn in progress)" : ""}`);
+    ? `${sideName(fr.winner)} won` : `${seatName(fr.to_move)} to move${fr.turn.length ? " (turn in progress)" : ""}`);
   $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos - 1}: ${fr.description}`;
-  drawTable(fr, null);
+  drawTable(fr);
+  markMove();
+  markChart();
   const token = ++app.token;
+  computing();
   showChances(fr, token);  // playouts take longer: not waited for
   await Promise.all([showBeliefs(fr, token), showAdvice(fr, token)]);
   await updateModeControls(fr);
 }
 
-const EVAL_SAMPLES = 200;
+// while a request runs, the old figures go: they belong to another position (or another record)
+function computing() {
+  const wait = (text) => el("p", { class: "computing", text });
+  $("#chances").replaceChildren(el("h3", { text: "Chance to win the game" }), wait("computing…"));
+  $("#chances").setAttribute("aria-busy", "true");
+  $("#beliefs").replaceChildren(wait("computing…"));
+  $("#advice tbody").replaceChildren();
+  $("#advice-note").textContent = "computing…";
+}
 
 async function showChances(fr, token) {
   const box = $("#chances");
   const seat = beliefsSeat(fr);
   let data;
   try {
-    data = await api("evaluate", { record: app.record, after: app.pos, seat, samples: EVAL_SAMPLES, seed: 0 });
+    data = await api("evaluate", { record: app.record, after: app.pos, seat });
   } catch (e) {
     if (token === app.token) box.replaceChildren(el("p", { class: "hint", text: e.message }));
     return;
   }
   if (token !== app.token) return;
-  const rows = Object.entries(data.win_chance).map(([s, p]) => el("div", { class: "chance", "data-seat": s },
-    el("span", { class: "cname", text: seatName(Number(s)) }),
-    el("span", { class: "cbar" }, el("span", { style: `width:${(p * 100).toFixed(1)}%;background:${COLOURS[s % 6]}` })),
-    el("span", { class: "cval", text: `${pct(p)} ± ${pct(data.stderr[s])}` })));
-  box.replaceChildren(el("h3", { text: "Chance to win the game" }), ...rows);
+  // one row per side: a team's partners share their chance
+  const teams = teamsOf();
+  const sides = teams || Object.keys(data.win_chance).map((s) => [Number(s)]);
+  const rows = sides.map((seats) => {
+    const s = seats[0], p = data.win_chance[String(s)], se = data.stderr[String(s)];
+    return el("div", { class: "chance", "data-seat": s },
+      el("span", { class: "cname", text: teams ? sideName(s) : seatName(s) }),
+      el("span", { class: "cbar" }, el("span", { style: `width:${(p * 100).toFixed(1)}%;background:${COLOURS[s % 6]}` })),
+      el("span", { class: "cval", text: pm(p, se) }));
+  });
+  box.removeAttribute("aria-busy");
+  box.replaceChildren(el("h3", { text: "Chance to win the game" }), ...rows,
+    el("p", { class: "hint", text: `${data.samples} playouts, as ${beliefsSeat(fr) === null ? "a spectator" : seatName(beliefsSeat(fr))} sees it.` }));
 }
 
 function beliefsSeat(fr) {
@@ -225,66 +280,111 @@ function certain(dist) {
   return null;
 }
 
-function faceUpInHands(fr) {
-  // cards of the turn in progress that lie face up at a hand end: seat -> Map(index -> value)
-  const out = new Map();
-  const depth = new Map();
-  for (const t of fr.turn) {
-    const m = /^([lh])(\d+)=(\d+)$/.exec(t);
-    if (!m) continue;
-    const seat = Number(m[2]), key = m[1] + m[2];
-    const d = depth.get(key) || 0;
-    depth.set(key, d + 1);
-    const size = fr.hands[seat].size;
-    if (!out.has(seat)) out.set(seat, new Map());
-    out.get(seat).set(m[1] === "l" ? d : size - 1 - d, Number(m[3]));
-  }
-  return out;
+// where each seat sits: the viewer at the bottom, then clockwise (to its left, across, to its right)
+const PLACES = { 3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"], 6: ["b", "l", "tl", "t", "tr", "r"] };
+
+function bottomSeat(fr) {
+  if (typeof app.replaySeat === "number") return app.replaySeat;
+  if (app.me !== null && app.me !== undefined) return app.me;
+  return 0;
 }
 
-function drawTable(fr, beliefs) {
-  const upCards = faceUpInHands(fr);
-  const rows = fr.hands.map((h) => {
+function card(v, { pub = false, up = false, last = false, hind = false, trio = false, title = "" } = {}) {
+  const cls = ["card", v === null ? "back" : `face v${v}`];
+  if (pub) cls.push("pub");
+  if (up) cls.push("up");
+  if (last) cls.push("last");
+  if (hind) cls.push("hind");
+  if (trio) cls.push("trio");
+  return el("span", { class: cls.join(" "), text: v === null ? "" : String(v), title: title || null,
+    "aria-label": title || (v === null ? "hidden card" : `card ${v}`) });
+}
+
+function trioSets(fr, values) {
+  // a side's trios as mini cards; in Picante the linked ones are ringed and the open links named
+  const side = (fr.sides || []).find((sd) => values.some((v) => String(v) in sd.pairs_with));
+  const linked = new Set((side ? side.links : []).flat());
+  return values.map((v) => {
+    const pairs = side ? side.pairs_with[String(v)] : null;
+    return el("span", { class: `set${linked.has(v) ? " linked" : ""}`,
+      title: `trio of ${v}s` + (linked.has(v) ? " (linked: the goal)" : pairs && pairs.length ? `; pairs with ${pairs.join(", ")}` : "") },
+    ...[0, 1, 2].map(() => card(v, { trio: true })),
+    pairs && pairs.length && !linked.has(v) ? el("span", { class: "links", text: `↔ ${pairs.join(", ")}` }) : null);
+  });
+}
+
+function drawTable(fr) {
+  const n = fr.hands.length;
+  const places = PLACES[n];
+  const bottom = bottomSeat(fr);
+  const truth = app.allFrames && $("#hindsight").checked ? app.allFrames[app.pos] : null;
+  const lastAt = new Set(fr.last.filter((x) => "seat" in x).map((x) => `${x.seat}:${x.position}`));
+  const lastSlots = new Set(fr.last.filter((x) => "slot" in x).map((x) => x.slot));
+  const viewer = typeof app.replaySeat === "number" ? app.replaySeat : null;
+  const seats = fr.hands.map((h) => {
     const s = h.seat;
+    const rel = (s - bottom + n) % n;
     const cards = [];
-    const upHere = upCards.get(s) || new Map();
-    if (h.cards) {
-      h.cards.forEach((v, i) => cards.push(el("span", { class: `card${upHere.has(i) ? " up" : ""}`, text: String(v),
-        title: upHere.has(i) ? "face up this turn" : null })));
-    } else {
-      const lo = beliefs ? certain(beliefs.lowest[String(s)]) : null;
-      const hi = beliefs ? certain(beliefs.highest[String(s)]) : null;
-      for (let i = 0; i < h.size; i++) {
-        let v = null;
-        if (i === 0 && lo !== null) v = lo;
-        if (i === h.size - 1 && hi !== null) v = hi;
-        if (upHere.has(i)) v = upHere.get(i);
-        cards.push(el("span", { class: `card back${v !== null ? " known" : ""}${upHere.has(i) ? " up" : ""}`, text: v !== null ? String(v) : "",
-          title: v !== null ? `known: ${i === 0 ? "lowest" : "highest"} card is ${v}` : "hidden card" }));
-      }
+    // the two ends a request would show now: the first and last cards not face up
+    const lo = h.up.indexOf(false), hi = h.up.lastIndexOf(false);
+    for (let i = 0; i < h.size; i++) {
+      const known = h.cards[i];
+      const v = truth ? truth.hands[s].cards[i] : known;
+      const pub = h.public[i] && known !== null;
+      const title = v === null ? "hidden card"
+        : known === null ? `${v}: where it really was (this view did not know it)`
+          : pub ? (s === viewer ? `${v}: your card, and every player knows it` : `${v}: every player knows it`)
+            : `${v}: known only to ${s === viewer ? "you" : "this view"}`;
+      const c = card(v, { pub, up: h.up[i], last: lastAt.has(`${s}:${i}`), hind: truth !== null && known === null && v !== null, title });
+      if (i === lo) c.dataset.reveal = `l${s}`;
+      else if (i === hi) c.dataset.reveal = `h${s}`;
+      cards.push(c);
     }
     if (!h.size) cards.push(el("span", { class: "card empty", text: "–", title: "no card left" }));
-    const trios = fr.trios[s].map((v) => el("span", { class: "set", title: `trio of ${v}s` },
-      ...[0, 1, 2].map(() => el("span", { class: "card trio", text: String(v) }))));
-    const cls = ["seat"];
+    const cls = ["seat", `pos-${places[rel]}`];
+    const team = teamOf(s);
+    if (team >= 0) cls.push(`team${team}`);
     if (fr.winner === s) cls.push("winner");
     else if (fr.winner === null && fr.to_move === s) cls.push("to-move");
-    return el("div", { class: cls.join(" "), "data-seat": s },
-      el("div", { class: "who" }, seatName(s),
-        el("small", { text: `${h.size} cards${fr.winner === s ? " · winner" : fr.winner === null && fr.to_move === s ? " · to move" : ""}` })),
+    const status = fr.winner === s ? " · winner" : fr.winner === null && fr.to_move === s ? " · to move" : "";
+    const sets = trioSets(fr, fr.trios[s]);
+    return el("div", { class: cls.join(" "), "data-seat": s, style: `--order:${rel === 0 ? 99 : rel}` },
+      el("div", { class: "who" }, el("span", { text: seatName(s) + (s === viewer ? " — you" : "") }),
+        team >= 0 ? el("span", { class: `badge team${team}`, text: `team ${TEAM_NAMES[team]}`, title: `partners: ${teamsOf()[team].map(shortName).join(" & ")}` }) : null,
+        el("small", { text: `${plural(h.size, "card")}${status}` })),
       el("div", { class: "cards" }, cards),
-      trios.length ? el("div", { class: "trios" }, trios) : null);
+      sets.length ? el("div", { class: "trios" }, "trios", sets) : null);
   });
-  const centre = fr.centre.length ? el("div", { class: "centre" }, el("h3", { text: "Centre" }),
-    el("div", { class: "cards" }, fr.centre.map((c) => el("div", { class: "slot" },
-      c.present
-        ? el("span", { class: `card${c.known === null ? " back" : ""}${c.face_up ? " up" : ""}`,
-          text: c.known === null ? "" : String(c.known),
-          title: c.known === null ? `slot ${c.slot}: never shown` : `slot ${c.slot}: ${c.known}` })
-        : el("span", { class: "card empty", text: "–", title: `slot ${c.slot}: taken in a trio` }),
-      `c${c.slot}`)))) : null;
-  const up = fr.turn.length ? el("p", { class: "faceup", text: `Face up this turn: ${fr.turn.join(" ")}` }) : null;
-  $("#table").replaceChildren(...rows, centre || "", up || "");
+  // the middle of the table: the centre slots, the cards face up, and each side's progress to the goal
+  const middle = [];
+  if (fr.centre.length) {
+    middle.push(el("div", { class: "label", text: "Centre" }), el("div", { class: "cards" }, fr.centre.map((c) => {
+      let v = c.present ? c.known : null;
+      if (truth && c.present) v = truth.centre[c.slot].known;
+      const slotCard = c.present
+        ? card(v, { pub: c.present && c.public, up: c.face_up, last: lastSlots.has(c.slot), hind: truth !== null && c.known === null,
+          title: v === null ? `slot ${c.slot}: never shown` : c.known === null ? `slot ${c.slot}: ${v} (hindsight)` : `slot ${c.slot}: ${v}, every player knows it` })
+        : el("span", { class: "card empty", text: "–", title: `slot ${c.slot}: taken in a trio` });
+      if (c.present && !c.face_up) slotCard.dataset.reveal = `c${c.slot}`;
+      return el("div", { class: "slot" }, slotCard, `c${c.slot}`);
+    })));
+  }
+  if (fr.turn.length) middle.push(el("p", { class: "faceup", text: `Face up this turn: ${fr.turn.join(" ")}` }));
+  const teams = teamsOf();
+  if (teams || fr.mode === "picante") {
+    middle.push(el("div", { class: "scores" }, fr.sides.map((sd) => {
+      const s = sd.seats[0];
+      const who = teams ? `Team ${TEAM_NAMES[teamOf(s)]}` : shortName(s);
+      const goal = sd.goal;
+      return el("div", { class: "side", "data-side": sd.seats.join("+") },
+        teams ? el("span", { class: `badge team${teamOf(s)}`, text: who }) : el("span", { text: who }),
+        el("span", { text: `${sd.trios.length ? sd.trios.join(", ") : "no trio"} · ${goal}` }));
+    })));
+  }
+  const centre = el("div", { class: "centre" }, middle);
+  const felt = $("#table");
+  felt.className = `felt n${n}`;
+  felt.replaceChildren(...seats, centre);
 }
 
 function distBox(name, dist, title) {
@@ -295,7 +395,7 @@ function distBox(name, dist, title) {
   const label = sorted.map(([v, p]) => `${v}: ${pct(p)}`).join(", ");
   return el("div", { class: "dist", "data-name": name, role: "img", "aria-label": `${title}: ${label}`, title: label },
     el("div", { class: "name" }, el("span", { text: name }), el("span", { class: "top", text: `${best + 1} · ${pct(probs[best])}` })),
-    el("div", { class: "bars" }, probs.map((p) => el("span", { class: p ? "" : "zero", style: `height:${Math.max(2, p * 100)}%` }))),
+    el("div", { class: "bars" }, probs.map((p, i) => el("span", { class: p ? `v${i + 1}` : "zero", style: `height:${Math.max(2, p * 100)}%` }))),
     el("div", { class: "axis" }, probs.map((_, i) => el("span", { text: String(i + 1) }))));
 }
 
@@ -312,7 +412,6 @@ async function showBeliefs(fr, token) {
   }
   if (token !== app.token) return;
   app.beliefs = data;
-  drawTable(fr, data);
   const boxes = [];
   for (const [slot, d] of Object.entries(data.centre)) boxes.push(distBox(`c${slot}`, d, `centre slot ${slot}`));
   for (const s of Object.keys(data.lowest)) {
@@ -350,19 +449,65 @@ async function showAdvice(fr, token) {
   if (token !== app.token) return;
   const hasGame = data.reveals.some((r) => "p_game" in r);
   document.querySelectorAll(".game-col").forEach((c) => { c.hidden = !hasGame; });
-  note.textContent = `For ${seatName(data.seat)}, best first for the objective “${data.objective}”.`
+  const by = { win: "the chance to win now, then the chance of a trio", trio: "the chance of a trio this turn",
+    game: "the chance to win the game (playouts)" }[data.objective] || data.objective;
+  note.textContent = `For ${seatName(data.seat)}, best first by ${by} (objective “${data.objective}”).`
     + (data.approximate ? " Approximate (secret swaps)." : "");
   const mine = app.mode !== "record" && mover === app.me;
   body.replaceChildren(...data.reveals.map((r) => {
     const short = shortReveal(r.reveal);
     const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win, "data-p-game": r.p_game,
       class: mine && app.mode === "play" ? "clickable" : null },
-      el("td", { text: short }), el("td", { text: fmt(r.p_trio) }), el("td", { text: fmt(r.p_win) }),
-      hasGame ? el("td", { text: fmt(r.p_game) }) : null,
-      hasGame ? el("td", { text: fmt(r.p_game_gap_stderr) }) : null);
+      el("td", { text: short }), el("td", { text: pct1(r.p_win) }), el("td", { text: pct1(r.p_trio) }),
+      hasGame ? el("td", { text: pm(r.p_game, r.p_game_stderr) }) : null,
+      hasGame ? el("td", { text: pct1(r.p_game_gap_stderr) }) : null);
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
+}
+
+// -- the move list ---------------------------------------------------------------------------
+
+function moveChips(move) {
+  return el("span", { class: "chips" }, move.reveals.map((t) => {
+    const m = /^([clh]\d+)=(\d+)$/.exec(t);
+    return el("span", { class: `chip${m ? ` v${m[2]}` : ""}`, text: t });
+  }));
+}
+
+function drawMoves() {
+  // one row per event, like a chess move list: who, the cards shown (on their colours), the outcome
+  const items = app.frames.map((fr, k) => {
+    let body;
+    if (k === 0) body = [el("span", { class: "num", text: "0" }), el("span", { text: "Start of the game" })];
+    else if (fr.move && "swap" in fr.move) {
+      const [a, b] = fr.move.swap;
+      body = [el("span", { class: "num", text: String(k) }),
+        el("span", { class: "mv-who", text: `${shortName(a)} ⇄ ${shortName(b)}` }),
+        el("span", { class: "out", text: fr.move.cards ? `swap ${fr.move.cards[0]} ⇄ ${fr.move.cards[1]}` : "secret swap" })];
+    } else if (fr.move) {
+      const out = { failure: "✗", trio: "✓", "in progress": "…" }[fr.move.outcome];
+      body = [el("span", { class: "num", text: String(k) }), el("span", { class: "mv-who", text: shortName(fr.move.seat) }),
+        moveChips(fr.move), el("span", { class: `out ${fr.move.outcome === "trio" ? "trio" : ""}`, text: fr.winner !== null && k === app.frames.length - 1 ? "✓ won" : out,
+          title: { failure: "no match: the cards go back", trio: "a trio", "in progress": "turn in progress" }[fr.move.outcome] })];
+    } else body = [el("span", { class: "num", text: String(k) }), el("span", { text: fr.description })];
+    return el("li", { "data-after": k }, el("button", { type: "button", title: k ? fr.description : "start", onclick: () => go(k) }, body));
+  });
+  $("#moves").replaceChildren(...items);
+}
+
+function markMove() {
+  for (const li of document.querySelectorAll("#moves li")) {
+    const here = Number(li.dataset.after) === app.pos;
+    li.classList.toggle("current", here);
+    if (here) {
+      li.querySelector("button").setAttribute("aria-current", "step");
+      const list = $("#moves");
+      if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = li.offsetTop - list.clientHeight / 2;
+      }
+    } else li.querySelector("button").removeAttribute("aria-current");
+  }
 }
 
 // -- stepping ----------------------------------------------------------------------------------
@@ -388,74 +533,106 @@ document.addEventListener("keydown", (ev) => {
 
 // "loss 0.12 ± 0.05": the loss of a decision with the standard error of the playouts' paired
 // estimate when it was judged by the game (none when judged by the turn, which is exact)
-function lossText(d, digits) {
-  const se = d.loss_stderr === null || d.loss_stderr === undefined ? "" : ` ± ${d.loss_stderr.toFixed(digits)}`;
-  return `loss ${d.loss.toFixed(digits)}${se}`;
+function lossText(d) {
+  const unsure = d.sure === false ? ` (not sure: ${pct(d.loss_low)} to ${pct(d.loss_high)})` : "";
+  return `loss ${pm(d.loss, d.loss_stderr)}${unsure}`;
 }
 
 async function analyse() {
   const seat = app.replaySeat === "all" ? null : app.replaySeat;
-  const positions = app.frames.map((_, k) => k);
-  const chances = new Array(positions.length);
-  const queue = positions.slice();
-  const worker = async () => {
-    while (queue.length) {
-      const k = queue.shift();
-      chances[k] = (await api("evaluate", { record: app.record, after: k, seat, samples: 100, seed: 0 })).win_chance;
-      setStatus(`Evaluating positions… ${chances.filter(Boolean).length}/${positions.length}`);
-    }
-  };
-  const samples = Number($("#analyse-depth").value);  // playouts per reveal; 0: by the turn only
-  const judged = api("analyse", { record: app.record, samples }).catch((e) => {
+  const byGame = $("#analyse-depth").value === "game";
+  // by the game: the library's default analysis, the same verdict as the command and the HTML report
+  // (the service runs it with its defaults); by the turn: exact, no playouts
+  const data = await api("analyse", byGame ? { record: app.record } : { record: app.record, samples: 0 }).catch((e) => {
     if (e instanceof ApiError && /time limit/.test(e.message)) {
-      throw new ApiError(`${e.message}: choose fewer playouts per reveal, or start the service with a longer --timeout.`);
+      throw new ApiError(`${e.message}: judge by the turn only, or start the service with a longer --timeout.`);
     }
     throw e;
   });
-  const [data] = await Promise.all([judged, worker(), worker()]);
+  let chances;
+  if (data.curve && data.curve.length) {
+    // the analysis's own curve (each side's chance after every turn, as the report draws it): a
+    // position between two turns (a swap) keeps the chance of the turn before it
+    const after = new Map(data.curve.map((c) => [c.event + 1, c.win_chance]));
+    chances = [];
+    app.frames.forEach((_, k) => {
+      const c = after.get(k) || chances[k - 1] || data.curve[0].win_chance;
+      chances.push(Object.fromEntries(c.map((p, s) => [String(s), p])));
+    });
+  } else {
+    // judged by the turn: each position evaluated as the evaluate command does, with its defaults
+    chances = new Array(app.frames.length);
+    const queue = app.frames.map((_, k) => k);
+    const worker = async () => {
+      while (queue.length) {
+        const k = queue.shift();
+        chances[k] = (await api("evaluate", { record: app.record, after: k, seat })).win_chance;
+        setStatus(`Evaluating positions… ${chances.filter(Boolean).length}/${app.frames.length}`);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+  }
   app.analysis = data;
+  app.chances = chances;
+  app.chartSeat = seat;
   drawChart(data, chances, seat);
 }
 
 function drawChart(data, chances, viewSeat) {
-  const W = 760, H = 280, L = 40, R = 10, T = 16, B = 30;
+  // drawn at the chart's real width, so its text and points keep their size on a phone
+  const W = Math.max(300, Math.round($("#chart").clientWidth || 760));
+  const phone = W < 560;
+  const H = phone ? 230 : 280, L = 42, R = 12, T = 18, B = 40;
   const ds = data.decisions;
   const n = app.record.rules.players;
   const last = chances.length - 1 || 1;
   const x = (k) => L + (k / last) * (W - L - R);
   const y = (v) => T + (1 - v) * (H - T - B);
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group",
-    "aria-label": "Each seat's chance to win the game over the events, with the decisions marked" });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "group",
+    "aria-label": "Each side's chance to win the game over the events, with the decisions marked" });
+  const text = (attrs, content) => { const t = svg("text", { "font-size": 12, fill: "#555", ...attrs }); t.textContent = content; s.append(t); return t; };
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     s.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e5e5e5" }));
-    const t = svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 10, fill: "#666" });
-    t.textContent = `${v * 100}%`;
-    s.append(t);
+    text({ x: L - 5, y: y(v) + 4, "text-anchor": "end" }, `${v * 100}%`);
   }
-  const xl = svg("text", { x: (W + L) / 2, y: H - 6, "text-anchor": "middle", "font-size": 11, fill: "#666" });
-  xl.textContent = "events";
-  s.append(xl);
-  const point = (k, seat, label, text, r, stroke) => {
-    const c = svg("circle", { cx: x(k), cy: y(chances[k][String(seat)]), r, fill: COLOURS[seat % 6], class: "pt",
-      tabindex: 0, role: "button", "data-after": k, "aria-label": text });
+  // x ticks: a tick per event, a number every few so the numbers never run together
+  const step = [1, 2, 5, 10, 20, 50, 100].find((k) => (x(k) - x(0)) >= 30) || 100;
+  for (let k = 0; k <= last; k++) {
+    const major = k % step === 0;
+    s.append(svg("line", { class: "tick", x1: x(k), x2: x(k), y1: H - B, y2: H - B + (major ? 6 : 3), stroke: "#888" }));
+    if (major) text({ x: x(k), y: H - B + 18, "text-anchor": "middle", class: "ticklabel" }, String(k));
+  }
+  text({ x: (W + L) / 2, y: H - 4, "text-anchor": "middle" }, "events");
+  // one line per side; the chosen seat's side thick, the others thin
+  const teams = teamsOf();
+  const sides = teams || Array.from({ length: n }, (_, seat) => [seat]);
+  const mine = viewSeat === null || viewSeat === undefined ? null : sides.findIndex((t) => t.includes(viewSeat));
+  sides.forEach((seats, i) => {
+    const seat = seats[0];
+    const pts = chances.map((c, k) => `${x(k)},${y(c[String(seat)])}`).join(" ");
+    s.append(svg("polyline", { class: "seatline", points: pts, fill: "none", stroke: COLOURS[seat % 6],
+      "stroke-width": i === mine ? 3.5 : 1.6, opacity: mine === null || i === mine ? 0.95 : 0.55 }));
+  });
+  // the position shown: a dashed line that follows the slider and the move list
+  s.append(svg("line", { class: "now", x1: x(app.pos), x2: x(app.pos), y1: T - 6, y2: H - B, stroke: "#333",
+    "stroke-dasharray": "4 3", "stroke-width": 1.5 }));
+  const r0 = phone ? 7 : 5;
+  const point = (k, seat, label, desc, big, stroke) => {
+    const cx = x(k), cy = y(chances[k][String(seat)]);
+    const open = () => go(k);
+    const hit = svg("circle", { class: "hit", cx, cy, r: phone ? 16 : 11, fill: "transparent", "data-after": k });
+    hit.addEventListener("click", open);
+    const c = svg("circle", { cx, cy, r: big ? r0 + 2 : r0, fill: COLOURS[seat % 6], class: "pt",
+      tabindex: 0, role: "button", "data-after": k, "aria-label": desc });
     if (stroke) { c.setAttribute("stroke", stroke); c.setAttribute("stroke-width", 3); }
     const tip = svg("title");
-    tip.textContent = text;
+    tip.textContent = desc;
     c.append(tip);
-    const open = () => go(k);
     c.addEventListener("click", open);
     c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
-    s.append(c);
-    if (label) {
-      const t = svg("text", { x: x(k), y: y(chances[k][String(seat)]) - 9, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#333" });
-      t.textContent = label;
-      s.append(t);
-    }
+    s.append(hit, c);
+    if (label) text({ x: cx, y: cy - r0 - 6, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#222" }, label);
   };
-  for (let seat = 0; seat < n; seat++) {
-    const pts = chances.map((c, k) => `${x(k)},${y(c[String(seat)])}`).join(" ");
-    s.append(svg("polyline", { points: pts, fill: "none", stroke: COLOURS[seat % 6], "stroke-width": 2, opacity: 0.8 }));
-  }
   // a decision of event k is made at the position after k events: mark it on the mover's line
   const marked = new Map();
   for (const d of ds) {
@@ -466,22 +643,34 @@ function drawChart(data, chances, viewSeat) {
   for (const [k, d] of marked) {
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
-    const text = `event ${k}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
-      + `, ${lossText(d, 3)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
-    point(k, d.seat, sym, text, d.label ? 6 : 4, stroke);
+    const desc = `event ${k}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
+      + `, ${lossText(d)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
+    point(k, d.seat, sym, desc, Boolean(d.label), stroke);
   }
-  if (!ds.length) chances.forEach((c, k) => point(k, 0, null, `position after ${k} events`, 3, null));
+  if (!ds.length) chances.forEach((c, k) => point(k, sides[0][0], null, `position after ${k} events`, false, null));
   const who = viewSeat === null ? "a spectator" : seatName(viewSeat);
   const legend = el("p", { class: "hint" }, `Seen by ${who}. `,
-    Array.from({ length: n }, (_, seat) => el("span", { style: `color:${COLOURS[seat % 6]};margin-right:1rem` }, `● ${seatName(seat)}`)));
+    sides.map((seats) => el("span", { style: `color:${COLOURS[seats[0] % 6]};margin-right:1rem;white-space:nowrap;display:inline-block` },
+      `● ${teams ? sideName(seats[0]) : seatName(seats[0])}`)));
   $("#chart").replaceChildren(s, legend);
-  const summary = data.seats.map((x) => `${seatName(x.seat)}: accuracy ${pct(x.accuracy)}, ${x.inaccuracies}/${x.mistakes}/${x.blunders} inaccuracies/mistakes/blunders`);
+  const summary = data.seats.map((x) => `${seatName(x.seat)}: accuracy ${x.accuracy === null ? "-" : pct(x.accuracy)}, ${x.inaccuracies}/${x.mistakes}/${x.blunders} inaccuracies/mistakes/blunders`);
   const labelled = ds.filter((d) => d.label);
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event) },
-      `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d, 2)})`))),
+      `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
     ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event) }, m.text))));
+}
+
+function markChart() {
+  const line = document.querySelector("#chart line.now");
+  if (!line || !app.chances) return;
+  const first = document.querySelector("#chart .tick");
+  const lastTick = document.querySelectorAll("#chart .tick");
+  const x0 = Number(first.getAttribute("x1")), x1 = Number(lastTick[lastTick.length - 1].getAttribute("x1"));
+  const x = x0 + (app.pos / Math.max(1, app.chances.length - 1)) * (x1 - x0);
+  line.setAttribute("x1", x);
+  line.setAttribute("x2", x);
 }
 
 // -- real table ----------------------------------------------------------------------------------
@@ -515,6 +704,30 @@ async function updateModeControls(fr) {
   const last = app.pos === app.frames.length - 1;
   if (app.mode === "table" && app.record) await fillEntry(fr, last);
   if (app.mode === "play" && app.record) await fillPlay(fr, last);
+  markPlayable();
+}
+
+// the cards on the table that can be played (or entered) now answer a click or a tap, like the buttons
+function tableButton(r) {
+  if (app.mode === "play") return document.querySelector(`#play-legal button[data-reveal='${r}']`);
+  if (app.mode === "table") return document.querySelector(`#entry-targets button[data-target='${r}']`);
+  return null;
+}
+
+function markPlayable() {
+  for (const c of document.querySelectorAll("#table .card[data-reveal]")) {
+    const ok = Boolean(tableButton(c.dataset.reveal));
+    c.classList.toggle("playable", ok);
+    if (ok) { c.setAttribute("role", "button"); c.setAttribute("tabindex", "0"); }
+  }
+}
+
+function tableClick(ev) {
+  const c = ev.target.closest(".card.playable[data-reveal]");
+  if (!c || (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ")) return;
+  ev.preventDefault();
+  const b = tableButton(c.dataset.reveal);
+  if (b) b.click();
 }
 
 async function legalNow() {
@@ -606,8 +819,10 @@ async function startPlay() {
 }
 
 async function botsMove() {
-  // the bots play until it is my turn or the game ends
+  // the bots play until it is my turn or the game ends; the status then tells every bot turn, not only
+  // the last (the move list beside the table has them all)
   let guard = 0;
+  const since = app.record.events.length;
   while (app.mode === "play" && guard++ < 200) {
     const fr = app.frames[app.frames.length - 1];
     if (fr.winner !== null || fr.to_move === app.me) break;
@@ -617,6 +832,8 @@ async function botsMove() {
     const res = await addMove(choice.reveal);
     setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}: ${res.status}`);
   }
+  const turns = app.frames.slice(since + 1).filter((fr) => fr.move && "seat" in fr.move && fr.move.seat !== app.me);
+  if (turns.length > 1) setStatus(turns.map((fr) => fr.description).join(" · "));
 }
 
 async function playMove(r) {
@@ -680,12 +897,17 @@ function init() {
   $("#file").addEventListener("change", (ev) => {
     const f = ev.target.files[0];
     if (!f) return;
+    $("#example").value = "";
     guarded(async () => {
       if (f.size > 8 * 1024 * 1024) throw new ApiError("This file is larger than 8 MB; a game record is a few kB.");
       await loadRecord(await f.text());
     });
   });
-  $("#load-paste").addEventListener("click", () => guarded(() => loadRecord($("#paste").value)));
+  $("#load-paste").addEventListener("click", () => { $("#example").value = ""; guarded(() => loadRecord($("#paste").value)); });
+  $("#hindsight").addEventListener("change", () => guarded(() => replay("keep")));
+  $("#table").addEventListener("click", tableClick);
+  $("#table").addEventListener("keydown", tableClick);
+  window.addEventListener("resize", () => { if (app.analysis && app.chances) drawChart(app.analysis, app.chances, app.chartSeat); markChart(); });
   $("#seat").addEventListener("change", (ev) => { app.seat = parseSeat(ev.target.value); guarded(() => replay("keep")); });
   $("#objective").addEventListener("change", () => guarded(showPosition));
   $("#slider").addEventListener("input", (ev) => go(Number(ev.target.value)));

@@ -1,0 +1,32 @@
+"""How the library's objects show themselves in a notebook, without importing the drawing code.
+
+``Game``, ``PlayerView``, ``Beliefs``, ``Advice`` and ``Analysis`` define ``_repr_html_`` by calling
+:func:`html_of`. :mod:`trio_solver.notebook`, which needs all of those classes, registers its drawing
+functions here when the package is imported (``trio_solver/__init__.py`` imports it), so the classes
+never import the module that imports them and the package keeps its one flow of imports.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["register", "html_of"]
+
+_DRAW: dict[type, Callable[[Any], str]] = {}
+
+
+def register(cls: type, draw: Callable[[Any], str]) -> None:
+    """Draw instances of ``cls`` (and of its subclasses) with ``draw``."""
+    _DRAW[cls] = draw
+
+
+def html_of(obj: object) -> str:
+    """The HTML picture of ``obj`` registered for its class (the nearest in its MRO), else its
+    ``repr`` escaped in a ``<pre>``."""
+    for klass in type(obj).__mro__:
+        draw = _DRAW.get(klass)
+        if draw is not None:
+            return draw(obj)
+    return f"<pre>{html.escape(repr(obj))}</pre>"
