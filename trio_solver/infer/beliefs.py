@@ -47,7 +47,7 @@ from ..game.reveal import Reveal
 from ..game.rules import VALUES
 from ..game.view import PlayerView
 from . import answers
-from .facts import MAX_SWAP_BUDGET, POOL, STATE_BUDGET, Row, extract
+from .facts import MAX_STATE_BUDGET, POOL, STATE_BUDGET, Row, extract
 from .lattice import Lattice, Packed
 
 __all__ = ["Beliefs", "Placement", "Demand", "Packed"]
@@ -67,6 +67,8 @@ class Placement:
     swaps: tuple[tuple[int, tuple[int, int]], ...] = ()
 
 
+_UNSET: Any = object()  # a keyword not given
+
 #: A demand on one hidden row in a joint event: (lowest cards, highest cards) that must show the value.
 Demand = tuple[int, int]
 
@@ -77,23 +79,25 @@ class Beliefs:
     ``Beliefs(view)`` builds the model; every query is then cheap. All
     probabilities are exact Bayes posteriors under a uniform shuffle (and, in team
     play, swap cards chosen uniformly from their hands). Each secret swap that
-    matters multiplies the lattice by four; ``swap_budget`` bounds its size, and
-    beyond it the oldest secret swaps are relaxed: :attr:`approximate` is then
+    matters multiplies the lattice by four; ``state_budget`` bounds its number of
+    states, and beyond it the oldest secret swaps are relaxed: :attr:`approximate` is then
     true and the probabilities come from a sound relaxation (never excluding a
     possible deal) whose error can reach a few tenths.
     """
 
-    def __init__(self, view: PlayerView, *, exact: bool = False, swap_budget: int = STATE_BUDGET,
+    def __init__(self, view: PlayerView, *, exact: bool = False, state_budget: int = STATE_BUDGET,
                  deadline: limits.Deadline | float | None = None, read: float | None = None,
-                 _drop: frozenset[int] = frozenset()) -> None:
+                 swap_budget: Any = _UNSET, _drop: frozenset[int] = frozenset()) -> None:
         """Build the model of ``view``'s beliefs.
 
         ``deadline`` (a :class:`~trio_solver.limits.Deadline` or seconds from now) bounds the
         construction, as does any active :func:`~trio_solver.limits.time_limit` (which also bounds
         the later queries). Raises :class:`~trio_solver.errors.ViewError` for a ``view`` that is not
-        a :class:`PlayerView`, ``exact`` not a bool or ``swap_budget`` outside 1 to
-        ``MAX_SWAP_BUDGET`` or ``read`` not ``None`` or a number in (0, 1];
+        a :class:`PlayerView`, ``exact`` not a bool or ``state_budget`` outside 1 to
+        ``MAX_STATE_BUDGET`` or ``read`` not ``None`` or a number in (0, 1];
         :class:`~trio_solver.errors.LimitError` when the deadline passes.
+
+        ``swap_budget`` is the old name of ``state_budget``, still accepted (errors then name it).
 
         ``read`` reads the other players' choices under a model of their play
         (:func:`~trio_solver.infer.facts.extract`): each deal is weighed by ``read`` for every choice it
@@ -103,17 +107,29 @@ class Beliefs:
         if not isinstance(view, PlayerView):
             raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
         _args.boolean("exact", exact, ViewError)
-        if not isinstance(swap_budget, int) or isinstance(swap_budget, bool) or not 1 <= swap_budget <= MAX_SWAP_BUDGET:
-            raise ViewError(f"swap_budget: expected 1 to {MAX_SWAP_BUDGET}, got {_args.show(swap_budget)}")
+        budget_name = "state_budget"
+        if swap_budget is not _UNSET:
+            if state_budget != STATE_BUDGET:
+                raise ViewError("swap_budget: the old name of state_budget; give one of them")
+            state_budget, budget_name = swap_budget, "swap_budget"
+        if not isinstance(state_budget, int) or isinstance(state_budget, bool) \
+                or not 1 <= state_budget <= MAX_STATE_BUDGET:
+            raise ViewError(f"{budget_name}: expected 1 to {MAX_STATE_BUDGET}, got {_args.show(state_budget)}")
         read = _args.read_weight("read", read, ViewError)
         limit = limits.as_deadline(deadline)
         self.view = view
-        self.swap_budget = swap_budget
-        self.facts = extract(view, drop=_drop, budget=swap_budget, read=read)
+        #: The most lattice states for which secret swaps are tracked exactly.
+        self.state_budget = state_budget
+        self.facts = extract(view, drop=_drop, budget=state_budget, read=read)
         self._lat = Lattice(self.facts, exact, deadline=limit)
         self._lat.deadline = None  # later queries: only an active time_limit bounds them
         self.exact = exact
         self._row_index = {r.key: i for i, r in enumerate(self._lat.rows)}
+
+    @property
+    def swap_budget(self) -> int:
+        """The old name of :attr:`state_budget`."""
+        return self.state_budget
 
     # -- basic facts ------------------------------------------------------------------
     @property
@@ -533,10 +549,11 @@ class Beliefs:
     def from_json(cls, data: Any) -> Beliefs:
         """The beliefs of the position in ``data["view"]`` (the form of ``to_json(view=True)``);
         raises :class:`~trio_solver.errors.RecordError` for a document that is not one (``exact``
-        must be ``true`` or ``false``, ``swap_budget`` and ``read`` as :class:`Beliefs` takes them)."""
+        must be ``true`` or ``false``, ``swap_budget`` (the state budget) and ``read`` as :class:`Beliefs`
+        takes them)."""
         if not isinstance(data, dict) or "view" not in data:
             fail("beliefs", "expected the object of Beliefs.to_json(view=True), with its 'view'")
-        budget = data.get("swap_budget", STATE_BUDGET)
+        budget = data.get("swap_budget", STATE_BUDGET)  # the document's key, which its errors name
         try:
             return cls(PlayerView.from_json(data["view"]), exact=data.get("exact", False), swap_budget=budget,
                        read=data.get("read"))
@@ -545,7 +562,7 @@ class Beliefs:
 
     def to_json(self, after: int | None = None, *, view: bool = False) -> dict[str, Any]:
         """The ``beliefs`` JSON of docs/INTERFACE.md; ``view=True`` adds the position itself (``"view"``,
-        with ``"swap_budget"``, ``"exact"`` and ``"read"``), so that :meth:`from_json` can rebuild these beliefs.
+        with ``"swap_budget"`` (:attr:`state_budget`), ``"exact"`` and ``"read"``), so that :meth:`from_json` can rebuild these beliefs.
         ``after`` is the number of events shown in the answer (default: the view's); a bad ``after`` or
         ``view`` raises :class:`~trio_solver.errors.ViewError`."""
         if after is not None:
@@ -555,7 +572,7 @@ class Beliefs:
         out = answers.answers(self, after)
         if view:
             out["view"] = self.view.to_json()
-            out["swap_budget"] = self.swap_budget
+            out["swap_budget"] = self.state_budget
             out["exact"] = self.exact
             out["read"] = self.read
         return out
