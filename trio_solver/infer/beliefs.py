@@ -162,11 +162,6 @@ class Beliefs:
             return float(Fraction(w, self._lat.total_weight))
         return float(w / self._lat.total_weight)
 
-    def _fraction(self, w: Any) -> Fraction:
-        if not self.exact:
-            raise ViewError("exact fractions need Beliefs(view, exact=True)")
-        return Fraction(w, self._lat.total_weight)
-
     def _require(self) -> None:
         if not self._lat.total_weight:
             raise ViewError("no deal fits this view: the record contradicts itself")
