@@ -314,7 +314,7 @@ def _relaxed_tally() -> tuple[Tally, bool]:
     """The same scenario with the tracking budget forced to nothing: the secret swap is relaxed (the bounds of
     the facts before it widened by one), as it is beyond the budget in long team games."""
     target = _secret_target()
-    b = Beliefs(target, swap_budget=1)
+    b = Beliefs(target, state_budget=1)
     rest = _rest(A0)
     tally = rejection(60_000, 3, lambda rng: _play_secret(rng, rest, 2, 12), target, 0, _secret_queries(b))
     return tally, b.approximate

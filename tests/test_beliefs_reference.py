@@ -21,6 +21,7 @@ import random
 from fractions import Fraction
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from helpers_positions import (
@@ -41,7 +42,8 @@ from trio_solver.infer import csp
 from trio_solver.infer.sampling import sample_game
 from trio_solver.infer.beliefs import Beliefs, Placement
 from trio_solver.game.state import Game
-from trio_solver.infer.facts import POOL, Facts
+from trio_solver.infer.facts import POOL, Facts, extract
+from trio_solver.infer.lattice import Lattice
 from trio_solver.game.rules import VALUES
 from trio_solver.game.events import Swap
 
@@ -152,6 +154,34 @@ def test_exact_weights_equal_csp(index: int) -> None:
         for v in VALUES:
             for c in set(cd[v]) | set(cde[v]):
                 assert abs(cd[v].get(c, 0.0) - cde[v].get(c, 0.0)) < 1e-12
+
+
+@pytest.mark.parametrize("index", range(0, 36, 3))
+def test_the_two_passes_agree_with_csp(index: int) -> None:
+    """The forward and backward passes are one pass run both ways: after every value, the states'
+    forward weight times backward weight sums to the CSP's total, and the backward table at the
+    start holds it too; also with read choices, where no reference lists the matrices."""
+    pos = csp_positions()
+    assert index < len(pos), f"the seeded generator found only {len(pos)} positions"
+    g, seat = pos[index]
+    facts = extract(g.view(seat))
+    lat = Lattice(facts, exact=True)
+    try:
+        ref = csp.enumerate_weights(facts, limit=CSP_LIMIT)
+    except OverflowError:
+        pytest.skip("too many placements for the CSP reference")
+    assert ref.total > 0 and lat.total_weight == ref.total
+    assert lat.backward[0][lat.start] == ref.total
+    for u in range(13):
+        assert (lat.forward[u] * lat.backward[u]).sum() == ref.total, f"after value {u}"
+    read = Lattice(extract(g.view(seat), read=0.25), exact=True)
+    for u in range(13):
+        assert (read.forward[u] * read.backward[u]).sum() == read.total_weight == read.backward[0][read.start]
+    assert 0 < read.total_weight <= ref.total
+    # the float tables agree with the exact ones
+    fl = Lattice(facts, exact=False)
+    for u in range(13):
+        assert np.allclose(fl.backward[u].astype(float), lat.backward[u].astype(float), rtol=1e-12)
 
 
 @pytest.mark.parametrize("index", range(0, 36, 2))

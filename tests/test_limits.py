@@ -13,7 +13,7 @@ import pytest
 from trio_solver import Beliefs, Deadline, LimitError, Record, TrioError, time_limit
 from trio_solver.doors import cli
 from trio_solver.infer import csp
-from trio_solver.infer.facts import MAX_SWAP_BUDGET
+from trio_solver.infer.facts import MAX_STATE_BUDGET, MAX_SWAP_BUDGET
 from trio_solver.limits import MAX_SECONDS, as_deadline, check
 from trio_solver.infer.validate import check_record
 
@@ -74,11 +74,20 @@ def test_beliefs_stop_at_their_deadline_and_not_without_one() -> None:
     assert b.lowest(1)  # the construction's deadline does not bound later queries
 
 
-def test_swap_budget_is_capped() -> None:
+def test_state_budget_is_capped() -> None:
     view = Record.load(FULL).view(0)
-    for bad in (0, MAX_SWAP_BUDGET + 1, 10**5000, 2.5, "big"):
+    for bad in (0, MAX_STATE_BUDGET + 1, 10**5000, 2.5, "big"):
+        with pytest.raises(TrioError, match="^state_budget: "):
+            Beliefs(view, state_budget=bad)  # type: ignore[arg-type]
+        # the old name of the keyword is still accepted, and errors name it
         with pytest.raises(TrioError, match="^swap_budget: "):
-            Beliefs(view, swap_budget=bad)  # type: ignore[arg-type]
+            Beliefs(view, swap_budget=bad)
+    assert MAX_SWAP_BUDGET == MAX_STATE_BUDGET
+    old, new = Beliefs(view, swap_budget=64), Beliefs(view, state_budget=64)
+    assert old.state_budget == new.swap_budget == 64 and old.to_json(view=True) == new.to_json(view=True)
+    assert new.to_json(view=True)["swap_budget"] == 64  # the JSON keeps its key
+    with pytest.raises(TrioError, match="^swap_budget: the old name"):
+        Beliefs(view, swap_budget=64, state_budget=128)
 
 
 def test_list_enumeration_and_validate_stop_at_the_deadline() -> None:
@@ -135,7 +144,7 @@ def test_interface_md_documents_the_caps() -> None:
     text = " ".join(INTERFACE_MD.split())
     assert "## Limits" in INTERFACE_MD
     assert f"{MAX_EVENTS:,}" in text and f"{MAX_RECORD_BYTES // (1024 * 1024)} MB" in text
-    assert f"{MAX_SWAP_BUDGET:,}" in text and f"{csp.MAX_PLACEMENTS:,}" in text
+    assert f"{MAX_STATE_BUDGET:,}" in text and f"{csp.MAX_PLACEMENTS:,}" in text
     assert f"at most {MAX_SECONDS:g}" in text
 
 

@@ -261,28 +261,42 @@ def test_the_readme_names_are_exported() -> None:
 PACKAGE = Path(trio_solver.__file__).parent
 
 
+def _module_imports(source: str, package: list[str]) -> set[str]:
+    """The package's modules that ``source`` (a module of subpackage ``package``) imports, at any
+    depth of the file, including the imports for type annotations only (``if TYPE_CHECKING:``): a
+    module that names another's types depends on it as much as one that runs its code."""
+    deps: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
+            base = package[:len(package) - (node.level - 1)]
+            deps.add(".".join(base + node.module.split(".")))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trio_solver."):
+            deps.add(node.module.removeprefix("trio_solver."))
+    return deps
+
+
 def _imports() -> dict[str, set[str]]:
-    """Module (dotted, inside the package) -> the package's modules it imports when it runs (at any
-    depth of the file)."""
+    """Module (dotted, inside the package) -> the package's modules it imports (:func:`_module_imports`)."""
     out: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
         package = parts[:-1]
         name = ".".join(package if parts[-1] == "__init__" else parts)
-        deps: set[str] = set()
-        tree = ast.parse(path.read_text())
-        typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
-                       and "TYPE_CHECKING" in ast.unparse(block.test) for n in ast.walk(block)}
-        for node in ast.walk(tree):
-            if id(node) in typing_only:
-                continue  # imports for type annotations only never run
-            if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
-                base = package[:len(package) - (node.level - 1)]
-                deps.add(".".join(base + node.module.split(".")))
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trio_solver."):
-                deps.add(node.module.removeprefix("trio_solver."))
-        out[name] = deps
+        out[name] = _module_imports(path.read_text(), package)
     return out
+
+
+def test_imports_for_types_count() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from .page import draw\n"
+        "if TYPE_CHECKING:\n"
+        "    from .analysis import Analysis\n"
+        "    from trio_solver.game.view import PlayerView\n"
+        "def f() -> None:\n"
+        "    from ..infer import beliefs\n"
+    )
+    assert _module_imports(source, ["report"]) == {"report.page", "report.analysis", "game.view", "infer"}
 
 
 def test_no_import_cycle() -> None:

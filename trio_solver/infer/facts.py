@@ -17,8 +17,8 @@ bound on a row's cumulative count ``C(u)`` (its number of cards of value at most
 * a secret swap that comes before any fact about either partner's hand changes
   nothing anyone knows (a uniformly chosen card swapped between two hands nothing
   is known of leaves them uniformly dealt), so it is left out exactly;
-* beyond a budget of tracked swaps (the state grows fourfold with each), the
-  oldest ones are *relaxed*: the bounds of earlier facts are widened by one on each
+* beyond a budget of lattice states (the state grows fourfold with each tracked
+  swap), the oldest ones are *relaxed*: the bounds of earlier facts are widened by one on each
   side. That is sound (it never excludes a possible deal) but approximate, and is
   reported as such;
 * a centre slot that showed a value holds it until a trio takes it;
@@ -41,14 +41,17 @@ from ..game.events import Swap, Turn, TurnStatus
 from ..game.table import Step, Table, steps
 from ..game.view import PlayerView
 
-__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET", "MAX_SWAP_BUDGET"]
+__all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET",
+           "MAX_STATE_BUDGET", "MAX_SWAP_BUDGET"]
 
 #: Row key of the pool of centre slots never shown.
 POOL = -1
 #: Largest lattice state (count states x 4 per tracked swap) for which secret swaps are tracked exactly.
 STATE_BUDGET = 40_000
-#: The largest budget accepted: beyond it one position can take minutes (6-player team play).
-MAX_SWAP_BUDGET = 4_000_000
+#: The largest state budget accepted: beyond it one position can take minutes (6-player team play).
+MAX_STATE_BUDGET = 4_000_000
+#: The old name of :data:`MAX_STATE_BUDGET`.
+MAX_SWAP_BUDGET = MAX_STATE_BUDGET
 
 #: A term of a tracked swap: (flag bit, coefficient): bit ``2j`` is ``[g_j <= u]``, bit ``2j+1`` is ``[h_j <= u]``.
 FlagTerm = tuple[int, int]

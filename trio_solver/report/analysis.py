@@ -68,6 +68,7 @@ from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, eval
 from ..game.record import Record
 from ..game.reveal import Reveal
 from ..decide.search import Advice, advise
+from .analysis_html import page
 from .seen import seen_frame
 from ..decide.stopping import DEFAULT_CONFIDENCE, Stopping
 from ..game.view import PlayerView
@@ -418,8 +419,6 @@ class Analysis:
 
         ``title`` (a string; :class:`~trio_solver.errors.ViewError` otherwise) is shown with its
         control characters escaped, as every text of the page is."""
-        from .analysis_html import page
-
         return page(self, _args.instance("title", title, str, ViewError))
 
 

@@ -14,16 +14,57 @@ from __future__ import annotations
 
 import html
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .._text import escape
 from ..words import percent as _pct
 from ..words import pm as _pm
 
-if TYPE_CHECKING:
-    from .analysis import Analysis
+__all__ = ["page", "embed_json", "Judged"]
 
-__all__ = ["page", "embed_json"]
+
+class Judged(Protocol):
+    """What the page reads of an :class:`~trio_solver.report.analysis.Analysis` (which draws itself
+    with :func:`page`, so this module does not import it)."""
+
+    @property
+    def decisions(self) -> Sequence[Any]: ...
+
+    @property
+    def seats(self) -> Sequence[Any]: ...
+
+    @property
+    def moments(self) -> Sequence[Any]: ...
+
+    @property
+    def curve(self) -> Sequence[Any]: ...
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]: ...
+
+    @property
+    def trios(self) -> tuple[tuple[int, int, int, int], ...]: ...
+
+    @property
+    def judged_by(self) -> str: ...
+
+    @property
+    def samples(self) -> int: ...
+
+    @property
+    def confidence(self) -> float: ...
+
+    @property
+    def viewer(self) -> int | None: ...
+
+    def header(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
@@ -52,7 +93,7 @@ def _xb(k: int, n: int) -> float:
     return _LEFT + (_W - _LEFT - _RIGHT) * k / max(n, 1)
 
 
-def _chart(a: Analysis) -> str:
+def _chart(a: Judged) -> str:
     n = len(a.decisions)
     game = a.judged_by == "game"
     parts: list[str] = []
@@ -274,26 +315,26 @@ document.querySelectorAll('[data-pick]').forEach(el => {
 """
 
 
-def _mover_chance(a: Analysis, d: Any) -> float:
+def _mover_chance(a: Judged, d: Any) -> float:
     """The mover's last chance to win on the curve before decision ``d`` (for reveals not played out)."""
     i = a.decisions.index(d)
     before = [c for c in a.curve if c.decisions <= i]
     return before[-1].win_chance[d.seat] if before else 0.0
 
 
-def _played_y(a: Analysis, d: Any) -> float:
+def _played_y(a: Judged, d: Any) -> float:
     if a.judged_by != "game":
         return float(d.p_trio_played)
     return float(d.p_game_played) if d.p_game_played is not None else _mover_chance(a, d)
 
 
-def _best_y(a: Analysis, d: Any) -> float:
+def _best_y(a: Judged, d: Any) -> float:
     if a.judged_by != "game":
         return float(d.p_trio_best)
     return float(d.p_game_best) if d.p_game_best is not None else _mover_chance(a, d)
 
 
-def _seat_rows(a: Analysis) -> str:
+def _seat_rows(a: Judged) -> str:
     rows = []
     for s in a.seats:
         colour = COLOURS[s.seat % len(COLOURS)]
@@ -306,7 +347,7 @@ def _seat_rows(a: Analysis) -> str:
     return "".join(rows)
 
 
-def _decision_rows(a: Analysis) -> str:
+def _decision_rows(a: Judged) -> str:
     rows = []
     for i, d in enumerate(a.decisions):
         label = {"(noise)": "within noise", "(only)": "only option", "(no choice)": "no choice"}.get(d.verdict,
@@ -328,7 +369,7 @@ def _game_cell(d: Any) -> str:
     return f"{_pct(d.p_game_played)} / {_pct(d.p_game_best)}"
 
 
-def _chart_text(a: Analysis) -> str:
+def _chart_text(a: Judged) -> str:
     if a.judged_by == "game":
         who = "a spectator" if a.viewer is None else html.escape(a.players[a.viewer])
         return (f"<p>The coloured lines are each player's chance to win the game after every turn, as {who} sees "
@@ -342,7 +383,7 @@ def _chart_text(a: Analysis) -> str:
             "were no real choice. Click a dot, a key moment or a row of the table to see the position.</p>")
 
 
-def _labels_text(a: Analysis) -> str:
+def _labels_text(a: Judged) -> str:
     common = ("<dt>trio chance</dt><dd>the chance of taking a trio this turn, on the mover's own exact beliefs, "
               "with the best continuation after the reveal.</dd>"
               "<dt>win now</dt><dd>the chance of winning the game this turn.</dd>")
@@ -360,7 +401,7 @@ def _labels_text(a: Analysis) -> str:
                      "<dt>mistake</dt><dd>0.15 or more;</dd><dt>blunder</dt><dd>0.30 or more.</dd>")
 
 
-def page(a: Analysis, title: str) -> str:
+def page(a: Judged, title: str) -> str:
     """The whole page for analysis ``a``."""
     moments = "".join(
         (f"<li><a data-pick='{m.decision}'>{html.escape(m.text)}</a></li>" if m.decision is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..decide.search import live_links  # the one rule for the links a trio can still pair with
 from ..game.state import Game
 from ..game.events import Swap, Turn
 from ..game.knowledge import knowledge
@@ -93,8 +94,6 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
     trios = [list(t) for t in view.trios]
     pairs_with: dict[int, list[int]] = {}
     if rules.mode is Mode.PICANTE:
-        from ..decide.search import live_links  # the one rule for the links a trio can still pair with
-
         pairs_with = {v: sorted(live_links(view, v)) for t in trios for v in t}
     sides = []
     for seats in rules.teams_of_seats:

@@ -26,9 +26,11 @@ results; only their order of arrival differs (unless ``ordered=True``).
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import signal
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -161,8 +163,6 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A worker must not outlive its parent (killed with SIGKILL, say): ask Linux to end it then.
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
@@ -287,8 +287,6 @@ def _probe(address: str) -> None:
     this machine (``/tmp/ray/ray_current_cluster``); when neither is there, Ray
     says so itself at once.
     """
-    import socket
-
     target = address
     if address == "auto":
         target = os.environ.get("RAY_ADDRESS", "")

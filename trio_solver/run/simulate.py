@@ -29,7 +29,7 @@ from ..errors import IllegalMoveError, RunError, ViewError
 from .parallel import RunInfo, run_tasks
 from ..game.record import Record
 from .results import ResultsFile
-from ..game.rules import Mode, Rules
+from ..game.rules import Rules
 
 __all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_tournament", "play_task", "wilson",
            "game_seed", "save_records", "save_record"]
@@ -510,7 +510,3 @@ def save_records(t: Tournament, directory: str) -> list[str]:
         if path is not None:
             paths.append(path)
     return paths
-
-
-def rules_of(players: int, mode: str, teams: bool = False) -> Rules:
-    return Rules(players, Mode(mode) if mode in ("simple", "picante") else mode, teams)  # type: ignore[arg-type]

@@ -1,0 +1,545 @@
+"""The lattice of cumulative counts, and its forward and backward tables.
+
+A count matrix (how many cards of each value every hidden row holds) is a path
+through a lattice: process the values 1..12 in order, the state after value
+``u`` being the vector of cumulative counts of the rows (and two bits per
+tracked secret swap). Every public fact is a bound on a row's cumulative count
+(:mod:`trio_solver.infer.facts`), so it is a mask on the states after one
+value, and the prior weight of a matrix is a product of one weight per value:
+the weight of the transition that value makes.
+
+:class:`Lattice` holds, for every value ``u``, the *forward* table (the summed
+weight of the paths from the start to each state after ``u``) and the *backward*
+table (the summed weight of the paths from each state after ``u`` to the final
+state), as dense :mod:`numpy` arrays with one axis per explicit row and one per
+flag bit. The two tables come from one pass run in either direction
+(:meth:`Lattice._carry`), and everything :class:`~trio_solver.infer.beliefs.Beliefs`
+asks follows from them: marginals of cumulative counts, of cells, the joint
+events of end requests, and the packed form the compiled sampler walks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import limits
+from .facts import POOL, Facts, Row
+
+__all__ = ["Lattice", "Packed", "Transition"]
+
+#: A transition of one value: (counts x of the explicit rows, count of the implicit row, the flag bits
+#: flipping, prior weight).
+Transition = tuple[tuple[int, ...], int, tuple[int, ...], int]
+
+
+@lru_cache(maxsize=None)
+def _compositions(rows: int, total: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """All (x, x_implicit, multinomial weight) with sum(x) + x_implicit == total (a pure function, memoised)."""
+    out = []
+    for x in itertools.product(range(total + 1), repeat=rows):
+        s = sum(x)
+        if s <= total:
+            rest = total - s
+            w = math.factorial(total)
+            for c in x:
+                w //= math.factorial(c)
+            w //= math.factorial(rest)
+            out.append((x, rest, w))
+    return tuple(out)
+
+
+def _support(arr: np.ndarray, axes: int) -> tuple[list[int], list[int]] | None:
+    """The bounding box (lowest and highest index per count axis) of the non-zero entries of ``arr``."""
+    nz = np.nonzero(arr)
+    if len(nz[0]) == 0:
+        return None
+    return [int(nz[i].min()) for i in range(axes)], [int(nz[i].max()) for i in range(axes)]
+
+
+_RowTerms = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...],
+                  tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]
+
+
+@lru_cache(maxsize=512)
+def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: bool, implicit: bool,
+                 rows: tuple[_RowTerms, ...]) -> tuple[Transition, ...]:
+    """The transitions of value ``u`` (``total`` hidden copies): (counts x of the explicit rows, implicit
+    count, flag bits flipping, prior weight), a pure function of the rows' terms at ``u``, memoised.
+
+    Without swaps the weight is the multinomial ``r!/prod x!``. A hand whose dealt
+    cards differ from its cards now is weighed by its dealt counts (``Row.offset``
+    and, for tracked swaps, the bits flipping at ``u``), and each swap card by the
+    number of cards of that value its hand held when it was chosen. ``rows`` gives, per
+    row (explicit then implicit), its offset at ``u``, the extras of its known choices of
+    ``u``, its dealt terms and its tracked choices ``(bit, extra at u, terms)``.
+    """
+    offsets = [r[0] for r in rows]
+    chooser = [r[1] for r in rows]
+    plain = not any(offsets) and not any(chooser) and flags == 0
+    out: list[Transition] = []
+    flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(1 << flags)]
+    for x, rest, w in _compositions(len(cdims), total):
+        if any(xi > d - 1 for xi, d in zip(x, cdims)):
+            continue
+        if plain:
+            out.append((x, rest, (), 1 if unit else w))
+            continue
+        counts = x + (rest,) if implicit else x
+        for phi in flips:
+            on = set(phi)
+            dealt = [c + r[0] + sum(coef for bit, coef in r[2] if bit in on) for c, r in zip(counts, rows)]
+            if any(c < 0 for c in dealt):
+                continue
+            weight = math.factorial(sum(dealt))
+            for c in dealt:
+                weight //= math.factorial(c)
+            for c, extras in zip(counts, chooser):
+                for extra in extras:
+                    weight *= max(c + extra, 0)
+            for c, r in zip(counts, rows):
+                for bit, extra, terms in r[3]:
+                    if bit in on:
+                        weight *= max(c + extra + sum(coef for b, coef in terms if b in on), 0)
+            if weight:
+                out.append((x, rest, phi, 1 if unit else weight))
+    return tuple(out)
+
+
+class Lattice:
+    """Forward-backward tables over the cumulative-count lattice of the hidden rows.
+
+    The state after value ``u`` is the cumulative count of every explicit row (one
+    row, the *implicit* one, follows from the others and the column sums), and, for
+    every tracked secret swap, two bits ``[g <= u]`` and ``[h <= u]`` that say whether
+    the swap's cards were already passed (a bit flips at the value of its card).
+
+    ``exact``: the tables hold Python integers (and :class:`~fractions.Fraction` weights of read
+    choices) instead of floats. ``unit``: every transition weighs 1, so that :attr:`total_weight`
+    counts the count matrices instead of weighing them.
+    """
+
+    def __init__(self, facts: Facts, exact: bool, unit: bool = False,
+                 deadline: limits.Deadline | None = None) -> None:
+        self.deadline = deadline
+        self.facts = facts
+        self.exact = exact
+        self.unit = unit
+        self.dtype: Any = object if exact else np.float64
+        explicit = list(facts.rows)
+        # The implicit row: the pool when there is one (it takes no end requests), else the largest hand.
+        imp: Row | None = None
+        if explicit:
+            pool = [r for r in explicit if r.key == POOL]
+            imp = pool[0] if pool else max(explicit, key=lambda r: r.size)
+            explicit.remove(imp)
+        self.explicit: list[Row] = explicit
+        self.implicit: Row | None = imp
+        #: The hidden rows, explicit then implicit: the order of every per-row list and array.
+        self.rows: list[Row] = explicit + ([imp] if imp is not None else [])
+        #: Count axes of a state (one per explicit row), then flag axes (two per tracked swap).
+        self.n_explicit = len(explicit)
+        self.n_flags = facts.flag_bits
+        self.cdims = tuple(r.size + 1 for r in explicit)
+        self.dims = self.cdims + (2,) * self.n_flags
+        placed = [0] * 13
+        for u in range(1, 13):
+            placed[u] = placed[u - 1] + facts.hidden[u]
+        #: ``placed[u]``: hidden cards of value at most ``u``, over all rows.
+        self.placed = placed
+        total = sum(r.size for r in facts.rows)
+        self.feasible_counts = all(h >= 0 for h in facts.hidden[1:]) and placed[12] == total
+        counts = np.indices(self.cdims).sum(axis=0) if self.n_explicit else np.zeros((), dtype=np.int64)
+        #: The sum of the explicit counts of every state (flag axes of length 1).
+        self.sumgrid = counts.reshape(self.cdims + (1,) * self.n_flags)
+        self.masks = [self._mask(u) for u in range(13)]
+        self._entries_cache: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], Any]]] = {}
+        self._slice_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
+                                tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
+        #: ``transitions[u]``: the transitions of value ``u`` with their prior weights.
+        self.transitions: list[list[Transition]] = [[]] + [
+            self._weighted(u, max(facts.hidden[u], 0)) for u in range(1, 13)
+        ]
+        self.start = (0,) * (self.n_explicit + self.n_flags)
+        self.final = tuple(d - 1 for d in self.cdims) + (1,) * self.n_flags
+        # read choices (facts.extract's ``read``): (row index, k1, k2) per value
+        self.avoid: list[list[tuple[int, int, int]]] = [[] for _ in range(13)]
+        if self.read_weight is not None:
+            for i, row in enumerate(self.rows):
+                for v, k1, k2 in sorted(row.avoid):
+                    self.avoid[v].append((i, k1, k2))
+        self._factor_cache: dict[tuple[int, tuple[int, ...]], Any] = {}
+        #: ``forward[u]``: the weight of the paths from the start to each state after value ``u``.
+        self.forward = self._table(backward=False)
+        #: The weight of every path: every count matrix that fits, weighed by its prior.
+        self.total_weight: Any = self.forward[12][self.final] if self.feasible_counts else 0
+        if not exact:
+            self.total_weight = float(self.total_weight)
+
+    @property
+    def read_weight(self) -> Any:
+        """The weight of a path per read choice it makes unlikely (``Facts.read`` in the tables' number
+        type), or ``None`` when choices are not read (or every transition weighs 1)."""
+        read = self.facts.read
+        if read is None or self.unit:
+            return None
+        return Fraction(read) if self.exact else float(read)
+
+    # -- construction -------------------------------------------------------------
+    def _weighted(self, u: int, total: int) -> list[Transition]:
+        """The transitions of value ``u``: (counts x, implicit count, flag bits flipping, prior weight);
+        see :func:`_transitions` (shared between positions whose rows agree at ``u``)."""
+        limits.check("beliefs", self.deadline)
+        terms = tuple((r.offset[u], tuple(extra for value, extra in r.choices if value == u), tuple(r.dealt_terms),
+                       tuple((tc.bit, tc.extra[u], tc.terms) for tc in r.tracked_choices)) for r in self.rows)
+        return list(_transitions(u, total, self.cdims, self.n_flags, self.unit, self.implicit is not None, terms))
+
+    def _axis(self, axis: int, length: int) -> np.ndarray:
+        shape = [1] * (self.n_explicit + self.n_flags)
+        shape[axis] = length
+        return np.arange(length).reshape(shape)
+
+    def _mask(self, u: int) -> np.ndarray:
+        """The states after value ``u`` that every bound allows."""
+        m = np.ones(self.dims, dtype=bool)
+        for axis, row in enumerate(self.explicit):
+            ok = np.zeros(row.size + 1, dtype=bool)
+            lo, hi = max(row.lower[u], 0), min(row.upper[u], row.size)
+            if lo <= hi:
+                ok[lo : hi + 1] = True
+            shape = [1] * (self.n_explicit + self.n_flags)
+            shape[axis] = row.size + 1
+            m &= ok.reshape(shape)
+        imp = self.implicit
+        c_imp = self.placed[u] - self.sumgrid
+        if imp is None:
+            m &= c_imp == 0
+        else:
+            m &= (c_imp >= max(imp.lower[u], 0)) & (c_imp <= min(imp.upper[u], imp.size))
+        for i, row in enumerate(self.rows):
+            for (fu, lo2, hi2, terms) in row.flagged:
+                if fu != u:
+                    continue
+                val: Any = self._axis(i, row.size + 1) if i < self.n_explicit else c_imp
+                for bit, coef in terms:
+                    val = val + coef * self._axis(self.n_explicit + bit, 2)
+                if lo2 is not None:
+                    m &= val >= lo2
+                if hi2 is not None:
+                    m &= val <= hi2
+        if u == 0:
+            for b in range(self.n_flags):
+                m &= self._axis(self.n_explicit + b, 2) == 0
+        return m
+
+    def _zeros(self) -> np.ndarray:
+        return np.zeros(self.dims, dtype=self.dtype)
+
+    def _flag_slices(self, phi: tuple[int, ...]) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        """The flag axes of a transition flipping the bits ``phi``: (before it, after it)."""
+        before = tuple(slice(0, 1) if b in phi else slice(None) for b in range(self.n_flags))
+        after = tuple(slice(1, 2) if b in phi else slice(None) for b in range(self.n_flags))
+        return before, after
+
+    def _slices(self, x: tuple[int, ...], phi: tuple[int, ...] = ()) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        """The states a transition ``x`` (flipping ``phi``) leaves from and those it reaches, as slices."""
+        got = self._slice_cache.get((x, phi))
+        if got is None:
+            src = tuple(slice(0, d - xi) for d, xi in zip(self.cdims, x))
+            dst = tuple(slice(xi, d) for d, xi in zip(self.cdims, x))
+            if self.n_flags:
+                before, after = self._flag_slices(phi)
+                src += before
+                dst += after
+            got = self._slice_cache[(x, phi)] = (src, dst)
+        return got
+
+    def _factor(self, u: int, x: tuple[int, ...], rest: int) -> Any:
+        """The read-choice weights of the transition ``x`` (implicit count ``rest``) at value ``u``, over
+        the source states (an array shaped like the state with flag axes of length 1), or ``None``."""
+        if not self.avoid[u]:
+            return None
+        key = (u, x)
+        got = self._factor_cache.get(key)
+        if got is None:
+            read = self.read_weight
+            got = np.ones(self.cdims + (1,) * self.n_flags, dtype=self.dtype)
+            for i, k1, k2 in self.avoid[u]:
+                if i < self.n_explicit:
+                    src: Any = self._axis(i, self.cdims[i])
+                    xi = x[i]
+                else:
+                    src, xi = self.placed[u - 1] - self.sumgrid, rest
+                hit = (src <= k1) & (src + xi >= k2)
+                got = got * np.where(hit, read, 1).astype(self.dtype)
+            self._factor_cache[key] = got
+        return got
+
+    def _plain(self, u: int) -> bool:
+        """Whether value ``u``'s transition is the plain multinomial (no swap weights, no flags, no read choices)."""
+        if self.n_flags or self.unit or self.avoid[u]:
+            return False
+        return not any(r.offset[u] or any(value == u for value, _ in r.choices) for r in self.rows)
+
+    def _deal_one(self, a: np.ndarray, transpose: bool) -> np.ndarray:
+        """Give one more card to any row: the implicit row (state unchanged) or one explicit row.
+
+        Applied ``r`` times this sums every composition of ``r`` copies with its multinomial
+        weight (the number of orders in which labelled copies reach the rows), in one slice
+        addition per explicit row instead of one per composition. ``transpose`` runs it
+        backwards: from the states after the card to those before it.
+        """
+        new = a.copy() if self.implicit is not None else self._zeros()
+        for i, d in enumerate(self.cdims):
+            if d < 2:
+                continue
+            lo = [slice(None)] * len(self.dims)
+            hi = [slice(None)] * len(self.dims)
+            lo[i] = slice(0, d - 1)
+            hi[i] = slice(1, d)
+            if transpose:
+                new[tuple(lo)] += a[tuple(hi)]
+            else:
+                new[tuple(hi)] += a[tuple(lo)]
+        return new
+
+    # -- the two passes -------------------------------------------------------------
+    def _carry(self, table: np.ndarray, u: int, backward: bool) -> np.ndarray:
+        """Carry a table across value ``u``'s transitions: forward, from the states after ``u - 1`` to
+        those after ``u`` (each target sums its sources); backward, the other way (each source sums
+        its targets). Masks are not applied."""
+        if self._plain(u):
+            new = table
+            for _ in range(max(self.facts.hidden[u], 0)):
+                new = self._deal_one(new, transpose=backward)
+            return new
+        new = self._zeros()
+        for x, rest, phi, w in self.transitions[u]:
+            limits.check("beliefs", self.deadline)
+            src, dst = self._slices(x, phi)
+            into, frm = (src, dst) if backward else (dst, src)
+            f = self._factor(u, x, rest)
+            new[into] += w * table[frm] if f is None else w * f[src] * table[frm]
+        return new
+
+    def _table(self, backward: bool) -> list[np.ndarray]:
+        """The forward tables (``backward=False``: from the start state) or the backward ones (to
+        the final state), one per value 0 to 12, each masked by the bounds after its value."""
+        first, values = (12, range(12, 0, -1)) if backward else (0, range(1, 13))
+        t = self._zeros()
+        t[self.final if backward else self.start] = 1
+        t = t * self.masks[first]
+        tables = [t]
+        for u in values:
+            t = self._carry(t, u, backward) * self.masks[u - 1 if backward else u]
+            tables.append(t)
+        if backward:
+            tables.reverse()
+        return tables
+
+    @cached_property
+    def backward(self) -> list[np.ndarray]:
+        """``backward[u]``: the weight of the paths from each state after value ``u`` to the final state."""
+        return self._table(backward=True)
+
+    # -- marginals ----------------------------------------------------------------
+    def _sum_by_total(self, arr: np.ndarray) -> dict[int, Any]:
+        """Weights of ``arr`` grouped by the sum of the explicit counts."""
+        if self.n_flags:
+            arr = arr.sum(axis=tuple(range(self.n_explicit, self.n_explicit + self.n_flags)))
+        grid = self.sumgrid.reshape(self.cdims)
+        if not self.exact:
+            flat = np.bincount(grid.ravel(), weights=np.asarray(arr, dtype=np.float64).ravel())
+            return {t: flat[t] for t in range(len(flat)) if flat[t] != 0}
+        out: dict[int, Any] = {}
+        for t in np.unique(grid):
+            s = arr[grid == t].sum()
+            if s != 0:
+                out[int(t)] = s
+        return out
+
+    @cached_property
+    def cumulative(self) -> list[list[dict[int, Any]]]:
+        """``cumulative[i][u][k]``: weight of the matrices with C_i(u) = k (rows: explicit then implicit)."""
+        out: list[list[dict[int, Any]]] = [[] for _ in self.rows]
+        for u in range(13):
+            g = self.forward[u] * self.backward[u]
+            for i in range(self.n_explicit):
+                axes = tuple(a for a in range(self.n_explicit + self.n_flags) if a != i)
+                m = g.sum(axis=axes) if axes else g
+                out[i].append({k: m[k] for k in range(len(m)) if m[k] != 0})
+            if self.implicit is not None:
+                by = self._sum_by_total(g)
+                out[self.n_explicit].append({self.placed[u] - t: w for t, w in by.items()})
+        return out
+
+    @cached_property
+    def cells(self) -> list[list[dict[int, Any]]]:
+        """``cells[i][v][c]``: weight of the matrices where row i holds c cards of value v."""
+        out: list[list[dict[int, Any]]] = [[{} for _ in range(13)] for _ in self.rows]
+        for v in range(1, 13):
+            if v in self._entries_cache:
+                # the joint-event table of v splits each transition's weight; its parts sum back to it
+                for x, _, weight in self._entries_cache[v]:
+                    for i, xi in enumerate(x):
+                        out[i][v][xi] = out[i][v].get(xi, 0) + weight
+                continue
+            for x, rest, mass in self._masses(v):
+                for i, xi in enumerate(x):
+                    out[i][v][xi] = out[i][v].get(xi, 0) + mass
+                if self.implicit is not None:
+                    out[self.n_explicit][v][rest] = out[self.n_explicit][v].get(rest, 0) + mass
+        return out
+
+    def _boxes(self, v: int) -> Iterator[tuple[tuple[int, ...], int, tuple[int, ...], Any,
+                                                tuple[slice, ...], tuple[slice, ...], list[int], list[int]]]:
+        """The transitions at ``v`` restricted to where both tables are non-zero:
+        (x, implicit count, flips, weight, source slices, target slices, box low, box high)."""
+        a, b = self.forward[v - 1], self.backward[v]
+        box_a, box_b = _support(a, self.n_explicit), _support(b, self.n_explicit)
+        if box_a is None or box_b is None:
+            return
+        for x, rest, phi, w in self.transitions[v]:
+            los, his = [], []
+            for i, xi in enumerate(x):
+                los.append(max(box_a[0][i], box_b[0][i] - xi))
+                his.append(min(box_a[1][i], box_b[1][i] - xi))
+            if any(lo > hi for lo, hi in zip(los, his)):
+                continue
+            src = tuple(slice(lo, hi + 1) for lo, hi in zip(los, his))
+            dst = tuple(slice(lo + xi, hi + xi + 1) for lo, hi, xi in zip(los, his, x))
+            if self.n_flags:
+                before, after = self._flag_slices(phi)
+                src += before
+                dst += after
+            yield x, rest, phi, w, src, dst, los, his
+
+    def _source(self, a: np.ndarray, v: int, x: tuple[int, ...], rest: int, src: tuple[slice, ...]) -> np.ndarray:
+        """``a[src]``, the forward weights a transition ``x`` at ``v`` leaves from, times its read-choice weights."""
+        f = self._factor(v, x, rest)
+        return a[src] if f is None else a[src] * f[src]
+
+    def _masses(self, v: int) -> Iterator[tuple[tuple[int, ...], int, Any]]:
+        """(x, implicit count, total weight) of every transition at ``v`` with weight."""
+        a, b = self.forward[v - 1], self.backward[v]
+        for x, rest, _, w, src, dst, _, _ in self._boxes(v):
+            mass = (self._source(a, v, x, rest, src) * b[dst]).sum() * w
+            if mass:
+                yield x, rest, mass
+
+    # -- joint events at one value ---------------------------------------------------
+    def entries(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        """The transitions at value ``v`` grouped by what end requests can see (:meth:`_entries`), memoised."""
+        got = self._entries_cache.get(v)
+        if got is None:
+            got = self._entries_cache[v] = self._entries(v)
+        return got
+
+    def _entries(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        """The transitions at value ``v``, grouped by what end requests can see.
+
+        Each entry is ``(x, cats, weight)``: ``x[i]`` cards of value ``v`` in row i
+        (explicit rows then the implicit one) and ``cats[i]`` in {0: no end
+        reachable, 1: they are its lowest cards, 2: its highest cards, 3: the
+        whole hand}.
+        """
+        a, b = self.forward[v - 1], self.backward[v]
+        out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
+        imp = self.implicit
+        imp_is_hand = imp is not None and imp.key != POOL
+        flag_axes = tuple(range(self.n_explicit, self.n_explicit + self.n_flags))
+        for x, rest, phi, w, src, dst, los, his in self._boxes(v):
+            W = self._source(a, v, x, rest, src) * b[dst]  # the prior weight w multiplies the sums below
+            parts: list[tuple[int, Any]]
+            if imp_is_hand and rest > 0:
+                assert imp is not None
+                sg = self.sumgrid[src]
+                lo_ = (self.placed[v - 1] - sg) == 0
+                hi_ = (self.placed[v] - sg - sum(x)) == imp.size
+                parts = [(0, W * (~lo_ & ~hi_)), (1, W * (lo_ & ~hi_)), (2, W * (~lo_ & hi_)), (3, W * (lo_ & hi_))]
+            else:
+                parts = [(0, W)]
+            S = [i for i in range(self.n_explicit) if x[i] > 0]
+            other = tuple(i for i in range(self.n_explicit) if x[i] == 0) + flag_axes
+            if S:
+                # category of each state along each axis of S: 1 its lowest cards, 2 its highest, 3 the whole hand
+                code: Any = 0
+                for j, i in enumerate(S):
+                    t = np.arange(los[i], his[i] + 1)
+                    cat = (t == 0).astype(np.int64) + 2 * (t == self.cdims[i] - 1 - x[i]).astype(np.int64)
+                    shape = [1] * len(S)
+                    shape[j] = len(t)
+                    code = code + cat.reshape(shape) * (4 ** j)
+            for icat, Wp in parts:
+                red = Wp.sum(axis=other) if other else Wp
+                if not S:
+                    total = (red.sum() if isinstance(red, np.ndarray) else red) * w
+                    if total != 0:
+                        out.append((x + (rest,), (0,) * self.n_explicit + (icat,), total))
+                    continue
+                codes = np.broadcast_to(code, red.shape).ravel()
+                if self.exact:
+                    sums: dict[int, Any] = {}
+                    for c_, w_ in zip(codes.tolist(), red.ravel().tolist()):
+                        if w_:
+                            sums[c_] = sums.get(c_, 0) + w_
+                    items = [(c_, t_ * w) for c_, t_ in sums.items()]
+                else:
+                    binned = np.bincount(codes, weights=red.ravel(), minlength=4 ** len(S))
+                    items = [(int(c_), float(binned[c_]) * w) for c_ in np.nonzero(binned)[0]]
+                for c_, total in items:
+                    cats = [0] * self.n_explicit
+                    for j, i in enumerate(S):
+                        cats[i] = (c_ // (4 ** j)) % 4
+                    out.append((x + (rest,), tuple(cats) + (icat,), total))
+        return out
+
+    # -- sampling -------------------------------------------------------------------
+    @cached_property
+    def packed(self) -> Packed:
+        """The forward tables and transitions as flat arrays for the compiled sampler
+        (:func:`trio_solver.kernel.sample_counts`, which walks the lattice backwards from the final
+        state, choosing each value's transition with probability proportional to the forward weight
+        of its source: an exact draw from the posterior)."""
+        R, F = self.n_explicit, self.n_flags
+        read = self.read_weight
+        dims = self.dims
+        n_states = int(np.prod(dims)) if dims else 1
+        strides = [1] * len(dims)
+        for i in range(len(dims) - 2, -1, -1):
+            strides[i] = strides[i + 1] * dims[i + 1]
+        comps = [c for u in range(1, 13) for c in self.transitions[u]]
+        comp_off = [0, 0]
+        for u in range(1, 13):
+            comp_off.append(comp_off[-1] + len(self.transitions[u]))
+        avoid_off = [0, 0]
+        avoid: list[tuple[int, int, int]] = []
+        for u in range(1, 13):
+            avoid += self.avoid[u]
+            avoid_off.append(len(avoid))
+        header = [R, F, n_states, len(comps), len(avoid)]
+        ints = np.array(header + strides + list(self.final) + comp_off + [c[1] for c in comps]
+                        + [sum(1 << b for b in c[2]) for c in comps] + avoid_off + self.placed, dtype=np.int64)
+        forward = np.stack([np.asarray(a, dtype=np.float64).reshape(-1) for a in self.forward]).reshape(-1)
+        floats = np.concatenate([forward, np.array([float(c[3]) for c in comps], dtype=np.float64),
+                                 np.array([1.0 if read is None else float(read)])])
+        comp_x = np.array([c[0] for c in comps], dtype=np.int64).reshape(len(comps), R)
+        avoid_arr = np.array(avoid, dtype=np.int64).reshape(len(avoid), 3)
+        return Packed(floats, ints, comp_x, avoid_arr)
+
+
+class Packed(NamedTuple):
+    """A lattice as the compiled sampler reads it (:attr:`Lattice.packed`; the layout is
+    :func:`trio_solver.kernel.draw_state`'s)."""
+
+    floats: np.ndarray
+    ints: np.ndarray
+    comp_x: np.ndarray
+    avoid: np.ndarray
+
