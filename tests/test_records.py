@@ -687,6 +687,37 @@ def test_views_of_a_record() -> None:
     assert isinstance(rec.events[0], Swap | Turn)
 
 
+def test_the_seat_rule() -> None:
+    """``Record.seat`` is the one rule of every door: the keeper's seat by default, else the seat to move
+    (full deal) or a spectator; ``every_hand`` adds ``"all"``, the default of a full-deal record."""
+    g = _stop_early(Rules(4, teams=True), 9, 20)
+    full = Record.from_game(g)
+    viewer = Record.from_json(viewer_doc(g, 1))
+    spectator = Record.from_json(viewer_doc(g, None))
+    assert full.seat() == g.to_move and full.seat("default", 0) == g.first_player
+    assert full.seat(every_hand=True) == "all" and full.seat("all", every_hand=True) == "all"
+    assert viewer.seat() == viewer.seat(every_hand=True) == 1 and viewer.seat(None) is None
+    assert spectator.seat() is None and spectator.seat(every_hand=True) is None
+    assert [full.seat(s) for s in (0, 3, None)] == [0, 3, None]
+    assert full.view().seat == g.to_move and viewer.view().seat == 1 and spectator.view().seat is None
+    for record, seat, every, message in [
+        (full, 4, False, "seat: expected a seat 0 to 3 or none, got 4"),
+        (full, "all", False, "seat: expected a seat 0 to 3 or none, got 'all'"),
+        (full, True, True, "seat: expected a seat 0 to 3, none or all, got True"),
+        (viewer, 2, False, "seat: this record knows only seat 1's hand, not seat 2's"),
+        (spectator, 0, True, "seat: this record knows no hand, not seat 0's"),
+        (viewer, "all", True, "seat: 'all' needs a record with the whole deal"),
+    ]:
+        with pytest.raises(RecordError) as e:
+            record.seat(seat, every_hand=every)
+        assert str(e.value) == message
+        if not every:
+            with pytest.raises(RecordError, match=f"^{message}$"):
+                record.view(seat)
+    with pytest.raises(RecordError, match="^after: expected 0 to"):
+        full.seat(None, len(full.events) + 1)
+
+
 # ---------------------------------------------------------------------------
 # the CLI on malformed records
 
