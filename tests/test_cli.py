@@ -225,6 +225,24 @@ def test_replay_team_viewer_record_as_spectator(capsys: pytest.CaptureFixture[st
     assert any("gives" in d for d in descriptions)  # the viewer's own team swap
 
 
+def test_seat_options(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:
+    """``--seat default`` is the record's own view (:meth:`Record.seat`); ``--seat all`` is the replay's
+    alone, and the other commands refuse it in their own words, naming the option."""
+    full = str(files["full"])
+    for command in ("replay", "beliefs", "evaluate"):
+        extra = ["--samples", "10"] if command == "evaluate" else []
+        assert run(capsys, command, "--json", "--seat", "default", full, *extra)[1] == \
+            run(capsys, command, "--json", full, *extra)[1]
+    for command, refusal in (("beliefs", "beliefs are for one seat or 'none' (a spectator)"),
+                             ("advise", "advice is for the seat to move, whose hand must be known"),
+                             ("evaluate", "evaluate is for one seat or 'none' (a spectator)")):
+        assert fails(capsys, command, "--seat", "all", full) == f"trio-solver: {full}: --seat: {refusal}\n"
+    assert fails(capsys, "advise", "--seat", "none", full) == \
+        f"trio-solver: {full}: --seat: advice is for the seat to move, whose hand must be known\n"
+    assert fails(capsys, "replay", "--seat", "4", full) == \
+        f"trio-solver: {full}: --seat: expected a seat 0 to 3, none or all, got 4\n"
+
+
 def test_replay_bad_requests(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:
     n = len(Record.load(files["full"]).events)
     assert "--after" in fails(capsys, "replay", "--after", str(n + 1), str(files["full"]))
