@@ -60,9 +60,9 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
-from .._args import show
+from .._args import int_in, show
 from .._text import UNSAFE, escape
-from ..errors import RunError
+from ..errors import RunError, TrioError
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 
 if TYPE_CHECKING:
@@ -114,19 +114,14 @@ def _work(op: str, args: dict[str, Any], timeout: float) -> tuple[str, Any]:
     except UnknownOp as e:
         return "unknown", error_text(e)
     except Exception as e:  # noqa: BLE001 - one line back, never a traceback
-        from ..errors import TrioError
-
         return ("bad" if isinstance(e, (TrioError, RecursionError)) else "internal"), error_text(e)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _warm() -> int:
-    """Import the heavy modules once per worker, so the first real request is not slow."""
-    from ..report import analysis  # noqa: F401
-    from ..infer import beliefs, validate  # noqa: F401
-    from ..decide import bots, search  # noqa: F401
-
+    """Start a worker before the first request: unpickling this function imports this module, and with
+    it every module a request uses, so the first real request is not slow."""
     return os.getpid()
 
 
@@ -423,8 +418,6 @@ def _api_page(schema: dict[str, Any]) -> str:
 
 def _check_options(workers: Any, timeout: Any, queue: Any, read_timeout: Any, client_share: Any,
                    max_body: Any) -> None:
-    from .._args import int_in
-
     int_in("workers", workers, 1, 1024, RunError)
     int_in("queue", queue, 1, 1_000_000, RunError)
     int_in("max_body", max_body, 1, 1 << 40, RunError, "a number of bytes")

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from .. import _args
 from .._args import show as _show
-from .._json import fail, is_int, json_object
+from .._json import fail, is_int, json_object, kind
 from ..errors import IllegalMoveError, RecordError, RulesError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .table import Outcome, Table, drive
@@ -114,7 +114,6 @@ class Deal:
 
 
 def _read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
-    from .._json import kind
     if not isinstance(raw, list):
         fail(loc, f"expected a list of card values, got {kind(raw)}")
     for k, v in enumerate(raw):
