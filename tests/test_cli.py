@@ -69,12 +69,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["viewer"] = d / "viewer.json"
     out["viewer"].write_text(json.dumps({
         "format": "trio-record/1", "rules": short.rules.to_json(), "first_player": short.table.first_player,
-        "viewer": {"seat": 2, "hand": list(short.deal_.hands[2])}, "events": events_json(view.events)}))
+        "viewer": {"seat": 2, "hand": list(short.dealt.hands[2])}, "events": events_json(view.events)}))
     tv = team.view(1)
     out["team_viewer"] = d / "team_viewer.json"
     out["team_viewer"].write_text(json.dumps({
         "format": "trio-record/1", "rules": team.rules.to_json(), "first_player": team.table.first_player,
-        "viewer": {"seat": 1, "hand": list(team.deal_.hands[1])}, "events": events_json(tv.events[:12])}))
+        "viewer": {"seat": 1, "hand": list(team.dealt.hands[1])}, "events": events_json(tv.events[:12])}))
     return out
 
 

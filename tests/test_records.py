@@ -60,7 +60,7 @@ def viewer_doc(game: Game, seat: int | None) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": "trio-record/1", "rules": game.rules.to_json(),
                            "first_player": game.table.first_player, "events": events_json(view.events)}
     if seat is not None:
-        doc["viewer"] = {"seat": seat, "hand": list(game.deal_.hands[seat])}
+        doc["viewer"] = {"seat": seat, "hand": list(game.dealt.hands[seat])}
     return doc
 
 
@@ -77,7 +77,7 @@ def _bases() -> dict[str, dict[str, Any]]:
         "team_viewer": viewer_doc(team4, 2),
         "spectator": viewer_doc(three, None),
         "full_and_viewer": {**Record.from_game(team4).to_json(), "viewer": {"seat": 3, "hand":
-                                                                             list(team4.deal_.hands[3])}},
+                                                                             list(team4.dealt.hands[3])}},
     }
     for name, doc in out.items():
         Record.from_json(copy.deepcopy(doc))  # every base is valid
@@ -503,7 +503,7 @@ def small_game() -> Game:
 
 def full_doc(events: list[dict[str, Any]], game: Game | None = None) -> dict[str, Any]:
     g = game or small_game()
-    d = g.deal_
+    d = g.dealt
     return {"format": "trio-record/1", "rules": g.rules.to_json(), "first_player": g.table.first_player,
             "deal": {"hands": [list(h) for h in d.hands], "centre": list(d.centre)}, "events": events}
 
@@ -619,6 +619,22 @@ def test_message_viewer_record_lowest_above_shown_highest() -> None:
     ]
     msg = record_error({**VIEWER_DOC, "events": events})
     assert msg.startswith("event 1 (turn of seat 1), reveal 0: seat 1 shows 9, above the highest card 5")
+
+
+@pytest.mark.parametrize("hand, message", [
+    ("123", "viewer.hand: expected a list of card values, got a string"),
+    ([1, 2, 3, 4, 5, 6, 7, 8, 13], "viewer.hand[8]: card values are 1 to 12, got 13"),
+    ([1, 2, 3], "viewer.hand: 3 cards, the rules deal 9"),
+    ([1, 1, 1, 1, 2, 3, 4, 5, 6], "viewer.hand: 4 cards of value 1, the deck has 3"),
+])
+def test_a_hand_is_read_by_one_rule(hand: Any, message: str) -> None:
+    """A viewer's hand in a record and a hand given to a position fail with the same line."""
+    doc = {"format": "trio-record/1", "rules": {"players": 3, "mode": "simple"}, "events": [],
+           "viewer": {"seat": 0, "hand": hand}}
+    assert record_error(doc) == message
+    with pytest.raises(RecordError) as e:
+        replay_view(Rules(3), (), seat=0, hand=hand)
+    assert str(e.value) == message
 
 
 def test_message_viewer_hand_contradicted() -> None:

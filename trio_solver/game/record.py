@@ -29,13 +29,13 @@ from .._args import check_text
 from .._args import show as _show
 from .. import _args
 from .._json import fail, is_int, json_object, key_text, kind, strict_loads
-from .state import Deal, Game, _read_cards
+from .state import Deal, Game
 from ..errors import RecordError, RulesError
 from ..files import write_text
 from .events import MAX_EVENTS, Event, Swap, Turn, event_to_json, read_events, where
 from .table import Outcome
 from .reveal import Revealed
-from .rules import Rules
+from .rules import Rules, read_cards
 from .view import PlayerView, replay_view
 
 __all__ = ["FORMAT", "DEFAULT_SEAT", "SeatChoice", "Record", "Viewer", "event_to_json", "replay_view", "where", "MAX_RECORD_BYTES", "MAX_EVENTS"]
@@ -180,8 +180,8 @@ class Record:
             tuple(game.table.finished_events()),
             game.first_player,
             checked,
-            game.deal_,
-            None if viewer is None else Viewer(viewer, game.deal_.hands[viewer]),
+            game.dealt,
+            None if viewer is None else Viewer(viewer, game.dealt.hands[viewer]),
         )
 
     # -- writing ------------------------------------------------------------------
@@ -349,4 +349,4 @@ def _read_viewer(raw: Any, rules: Rules) -> Viewer:
     seat = raw["seat"]
     if not is_int(seat) or not 0 <= seat < rules.players:
         fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 40)}")
-    return Viewer(seat, tuple(sorted(_read_cards(raw["hand"], "viewer.hand", rules.hand_size))))
+    return Viewer(seat, tuple(sorted(read_cards(raw["hand"], "viewer.hand", rules.hand_size))))
