@@ -69,12 +69,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["viewer"] = d / "viewer.json"
     out["viewer"].write_text(json.dumps({
         "format": "trio-record/1", "rules": short.rules.to_json(), "first_player": short.table.first_player,
-        "viewer": {"seat": 2, "hand": list(short.deal_.hands[2])}, "events": events_json(view.events)}))
+        "viewer": {"seat": 2, "hand": list(short.dealt.hands[2])}, "events": events_json(view.events)}))
     tv = team.view(1)
     out["team_viewer"] = d / "team_viewer.json"
     out["team_viewer"].write_text(json.dumps({
         "format": "trio-record/1", "rules": team.rules.to_json(), "first_player": team.table.first_player,
-        "viewer": {"seat": 1, "hand": list(team.deal_.hands[1])}, "events": events_json(tv.events[:12])}))
+        "viewer": {"seat": 1, "hand": list(team.dealt.hands[1])}, "events": events_json(tv.events[:12])}))
     return out
 
 
@@ -223,6 +223,24 @@ def test_replay_team_viewer_record_as_spectator(capsys: pytest.CaptureFixture[st
     assert code == 0
     descriptions = [fr["description"] for fr in json.loads(out)["frames"]]
     assert any("gives" in d for d in descriptions)  # the viewer's own team swap
+
+
+def test_seat_options(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:
+    """``--seat default`` is the record's own view (:meth:`Record.seat`); ``--seat all`` is the replay's
+    alone, and the other commands refuse it in their own words, naming the option."""
+    full = str(files["full"])
+    for command in ("replay", "beliefs", "evaluate"):
+        extra = ["--samples", "10"] if command == "evaluate" else []
+        assert run(capsys, command, "--json", "--seat", "default", full, *extra)[1] == \
+            run(capsys, command, "--json", full, *extra)[1]
+    for command, refusal in (("beliefs", "beliefs are for one seat or 'none' (a spectator)"),
+                             ("advise", "advice is for the seat to move, whose hand must be known"),
+                             ("evaluate", "evaluate is for one seat or 'none' (a spectator)")):
+        assert fails(capsys, command, "--seat", "all", full) == f"trio-solver: {full}: --seat: {refusal}\n"
+    assert fails(capsys, "advise", "--seat", "none", full) == \
+        f"trio-solver: {full}: --seat: advice is for the seat to move, whose hand must be known\n"
+    assert fails(capsys, "replay", "--seat", "4", full) == \
+        f"trio-solver: {full}: --seat: expected a seat 0 to 3, none or all, got 4\n"
 
 
 def test_replay_bad_requests(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:

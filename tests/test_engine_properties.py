@@ -188,8 +188,8 @@ def test_random_game_ends_with_a_winner(rules: Rules, seed: int) -> None:
 def test_same_seed_same_game(rules: Rules, seed: int) -> None:
     a = play_random_game(rules, random.Random(seed))
     b = play_random_game(rules, random.Random(seed))
-    assert a.deal_ == b.deal_ and a.events == b.events and a.winner == b.winner
-    assert Game.deal(rules, seed=seed).deal_ == Game.deal(rules, seed=seed).deal_
+    assert a.dealt == b.dealt and a.events == b.events and a.winner == b.winner
+    assert Game.deal(rules, seed=seed).dealt == Game.deal(rules, seed=seed).dealt
     assert Game.deal(rules, seed=seed).to_move == Game.deal(rules, seed=seed).to_move
 
 
@@ -220,7 +220,7 @@ def test_copy_is_independent(rules: Rules, seed: int, stop: int) -> None:
 @given(rules_st, seed_st, st.integers(0, 300))
 def test_undo_everything_returns_to_the_deal(rules: Rules, seed: int, stop: int) -> None:
     game = random_walk(rules, seed, check=False, stop_after=stop)
-    fresh = Game(rules, game.deal_, game.table.first_player)
+    fresh = Game(rules, game.dealt, game.table.first_player)
     actions = len(game.turn) + sum(len(e.reveals) if isinstance(e, Turn) else 1 for e in game.events)
     for _ in range(actions):
         game.undo()
@@ -240,7 +240,7 @@ def test_record_round_trip(rules: Rules, seed: int, stop: int | None, values: bo
     rec = Record.from_game(game, names=[f"P{s}é" for s in range(rules.players)])
     text = rec.dumps(values=values)
     back = Record.loads(text)
-    assert back.rules == rules and back.deal == game.deal_ and back.names == rec.names
+    assert back.rules == rules and back.deal == game.dealt and back.names == rec.names
     assert back.first_player == game.table.first_player
     replayed = back.game()
     assert state(replayed) == state(game)  # hands, centre, trios, winner, events, turn in progress
@@ -268,7 +268,7 @@ def test_views_agree_with_record_replay(rules: Rules, seed: int, stop: int | Non
             replayed: PlayerView = replay_view(rules, view.events, first_player=game.table.first_player)
         else:
             assert view.hand == tuple(game.hands[seat])
-            assert view.initial_hand == game.deal_.hands[seat]
+            assert view.initial_hand == game.dealt.hands[seat]
             doc = {"format": "trio-record/1", "rules": rules.to_json(), "first_player": game.table.first_player,
                    "viewer": {"seat": seat, "hand": list(view.initial_hand or ())},
                    "events": events_json(view.events)}

@@ -365,7 +365,7 @@ def _exercise(record: Record) -> None:
     """Everything a command does with a loaded record."""
     record.dumps()
     record.game() if record.has_deal else None
-    for seat in (None, record.default_seat()):
+    for seat in (None, record.seat()):
         try:
             view = record.view(seat)
         except TrioError:

@@ -285,12 +285,13 @@ def test_arbitrary_command_lines(argv: list[str]) -> None:
 
 
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> None:
-    import trio_solver.infer.validate as validate_module
+    import trio_solver.doors.queries as queries_module
 
     def broken(record: object, **kwargs: object) -> None:
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(validate_module, "check_record", broken)
+    # the library function the command calls, where the command's question looks it up
+    monkeypatch.setattr(queries_module, "check_record", broken)
     monkeypatch.delenv("TRIO_DEBUG", raising=False)
     status, out, err = _main(["validate", FULL])
     assert status == 70 and out == ""

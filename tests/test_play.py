@@ -75,7 +75,7 @@ def test_bad_input_gets_clear_answers_and_quit_saves(tmp_path: Path) -> None:
     assert f"Game saved to {save}" in text
     rec = Record.load(save)
     assert rec.events == tuple(game.table.finished_events())
-    assert rec.deal == game.deal_
+    assert rec.deal == game.dealt
     assert isinstance(rec.events[-1], Turn) and rec.events[-1].reveals == tuple(game.turn)
     assert rec.winner is None
     # the line after 'quit' is still unread

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from trio_solver import Game, Record, Reveal, Rules
+from trio_solver import Game, Record, Reveal, Rules, TrioError
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
 from trio_solver.doors.protocol import MAX_REQUEST_BYTES, OPS, handle, respond
@@ -279,6 +279,21 @@ def test_bad_requests_get_one_line_and_their_id(request_: dict[str, Any], needle
     resp = err(request_)
     assert resp["id"] == request_.get("id")
     assert needle in resp["error"], resp["error"]
+
+
+def test_every_op_reads_the_arguments_of_its_table_entry() -> None:
+    """``OPS`` is the one table of the operations: a request may carry exactly the arguments of its entry,
+    and an unknown one is answered by listing them, before any computation."""
+    record = doc(ROOT / "examples" / "full_deal_4p.json")
+    filled = {"record": record, "rules": record["rules"], "bot": "random", "reveal": "c0", "objective": "game"}
+    for name, op in OPS.items():
+        assert set(op.required) <= set(op.args) and op.summary
+        request = {k: filled[k] for k in op.args if k in filled}
+        with pytest.raises(TrioError) as e:
+            handle(name, {**request, "extra": 1})
+        # reached only once every argument of the entry was read (a reader that asks for an argument
+        # outside its entry fails before)
+        assert str(e.value) == f"{name}: 'extra': unknown argument (allowed: {', '.join(sorted(op.args)) or 'none'})"
 
 
 def test_unknown_ops_raise_from_handle() -> None:

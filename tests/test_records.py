@@ -60,7 +60,7 @@ def viewer_doc(game: Game, seat: int | None) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": "trio-record/1", "rules": game.rules.to_json(),
                            "first_player": game.table.first_player, "events": events_json(view.events)}
     if seat is not None:
-        doc["viewer"] = {"seat": seat, "hand": list(game.deal_.hands[seat])}
+        doc["viewer"] = {"seat": seat, "hand": list(game.dealt.hands[seat])}
     return doc
 
 
@@ -77,7 +77,7 @@ def _bases() -> dict[str, dict[str, Any]]:
         "team_viewer": viewer_doc(team4, 2),
         "spectator": viewer_doc(three, None),
         "full_and_viewer": {**Record.from_game(team4).to_json(), "viewer": {"seat": 3, "hand":
-                                                                             list(team4.deal_.hands[3])}},
+                                                                             list(team4.dealt.hands[3])}},
     }
     for name, doc in out.items():
         Record.from_json(copy.deepcopy(doc))  # every base is valid
@@ -503,7 +503,7 @@ def small_game() -> Game:
 
 def full_doc(events: list[dict[str, Any]], game: Game | None = None) -> dict[str, Any]:
     g = game or small_game()
-    d = g.deal_
+    d = g.dealt
     return {"format": "trio-record/1", "rules": g.rules.to_json(), "first_player": g.table.first_player,
             "deal": {"hands": [list(h) for h in d.hands], "centre": list(d.centre)}, "events": events}
 
@@ -621,6 +621,22 @@ def test_message_viewer_record_lowest_above_shown_highest() -> None:
     assert msg.startswith("event 1 (turn of seat 1), reveal 0: seat 1 shows 9, above the highest card 5")
 
 
+@pytest.mark.parametrize("hand, message", [
+    ("123", "viewer.hand: expected a list of card values, got a string"),
+    ([1, 2, 3, 4, 5, 6, 7, 8, 13], "viewer.hand[8]: card values are 1 to 12, got 13"),
+    ([1, 2, 3], "viewer.hand: 3 cards, the rules deal 9"),
+    ([1, 1, 1, 1, 2, 3, 4, 5, 6], "viewer.hand: 4 cards of value 1, the deck has 3"),
+])
+def test_a_hand_is_read_by_one_rule(hand: Any, message: str) -> None:
+    """A viewer's hand in a record and a hand given to a position fail with the same line."""
+    doc = {"format": "trio-record/1", "rules": {"players": 3, "mode": "simple"}, "events": [],
+           "viewer": {"seat": 0, "hand": hand}}
+    assert record_error(doc) == message
+    with pytest.raises(RecordError) as e:
+        replay_view(Rules(3), (), seat=0, hand=hand)
+    assert str(e.value) == message
+
+
 def test_message_viewer_hand_contradicted() -> None:
     events = [{"turn": 0, "reveals": [{"lowest": 0, "value": 2}]}]
     msg = record_error({**VIEWER_DOC, "events": events})
@@ -685,6 +701,37 @@ def test_views_of_a_record() -> None:
     with pytest.raises(RecordError, match="a viewer needs both"):
         replay_view(g.rules, (), seat=1)
     assert isinstance(rec.events[0], Swap | Turn)
+
+
+def test_the_seat_rule() -> None:
+    """``Record.seat`` is the one rule of every door: the keeper's seat by default, else the seat to move
+    (full deal) or a spectator; ``every_hand`` adds ``"all"``, the default of a full-deal record."""
+    g = _stop_early(Rules(4, teams=True), 9, 20)
+    full = Record.from_game(g)
+    viewer = Record.from_json(viewer_doc(g, 1))
+    spectator = Record.from_json(viewer_doc(g, None))
+    assert full.seat() == g.to_move and full.seat("default", 0) == g.first_player
+    assert full.seat(every_hand=True) == "all" and full.seat("all", every_hand=True) == "all"
+    assert viewer.seat() == viewer.seat(every_hand=True) == 1 and viewer.seat(None) is None
+    assert spectator.seat() is None and spectator.seat(every_hand=True) is None
+    assert [full.seat(s) for s in (0, 3, None)] == [0, 3, None]
+    assert full.view().seat == g.to_move and viewer.view().seat == 1 and spectator.view().seat is None
+    for record, seat, every, message in [
+        (full, 4, False, "seat: expected a seat 0 to 3 or none, got 4"),
+        (full, "all", False, "seat: expected a seat 0 to 3 or none, got 'all'"),
+        (full, True, True, "seat: expected a seat 0 to 3, none or all, got True"),
+        (viewer, 2, False, "seat: this record knows only seat 1's hand, not seat 2's"),
+        (spectator, 0, True, "seat: this record knows no hand, not seat 0's"),
+        (viewer, "all", True, "seat: 'all' needs a record with the whole deal"),
+    ]:
+        with pytest.raises(RecordError) as e:
+            record.seat(seat, every_hand=every)
+        assert str(e.value) == message
+        if not every:
+            with pytest.raises(RecordError, match=f"^{message}$"):
+                record.view(seat)
+    with pytest.raises(RecordError, match="^after: expected 0 to"):
+        full.seat(None, len(full.events) + 1)
 
 
 # ---------------------------------------------------------------------------

@@ -126,7 +126,8 @@ def test_first_player_is_a_parameter_or_drawn_from_the_seed() -> None:
     assert {Game.deal(rules, seed=s).to_move for s in range(40)} == {0, 1, 2, 3}
     assert Game.deal(rules, seed=5, first_player=2).to_move == 2
     g = Game.deal(rules, seed=5)
-    assert Game.deal(rules, seed=5).deal_ == g.deal_ and Game.deal(rules, seed=5).to_move == g.to_move
+    assert Game.deal(rules, seed=5).dealt == g.dealt and Game.deal(rules, seed=5).to_move == g.to_move
+    assert g.deal_ is g.dealt  # the attribute's other name
     with pytest.raises(IllegalMoveError):
         Game.deal(rules, seed=5, first_player=4)
 
@@ -143,7 +144,7 @@ def test_play_goes_clockwise() -> None:
 
 def test_deal_refuses_wrong_card_counts() -> None:
     rules = Rules(3)
-    good = Game.deal(rules, seed=0).deal_
+    good = Game.deal(rules, seed=0).dealt
     hands = [list(h) for h in good.hands]
     with pytest.raises(IllegalMoveError, match=r"cards of value \d+, the deck has 3"):
         Game.from_deal(rules, [[hands[0][-1]] + hands[0][1:], hands[1], hands[2]], good.centre)
@@ -711,7 +712,7 @@ def test_mistake_declaring_a_win_with_unrevealed_sevens() -> None:
 
 
 def json_record(game: Game, events: list[dict[str, Any]]) -> dict[str, Any]:
-    d = game.deal_
+    d = game.dealt
     return {"format": "trio-record/1", "rules": game.rules.to_json(), "first_player": game.table.first_player,
             "deal": {"hands": [list(h) for h in d.hands], "centre": list(d.centre)}, "events": events}
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from helpers_service import live_server
 from trio_solver import __version__
-from trio_solver.doors.protocol import handle
+from trio_solver.doors.protocol import OPS, handle
 from trio_solver.doors.service import WEB_DIR, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +87,17 @@ def test_health_schema_and_board(client: TestClient) -> None:
     assert page.status_code == 200 and page.text == (WEB_DIR / "index.html").read_text(encoding="utf-8")
     for name in ("board.js", "board.css", "examples/full_deal_4p.json"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_schema_is_the_protocols_table(client: TestClient) -> None:
+    """The routes and the OpenAPI schema are built from the protocol's one table of operations."""
+    paths = client.get("/openapi.json").json()["paths"]
+    assert [p for p in paths if p.startswith("/v1/") and p != "/v1/health"] == [f"/v1/{op}" for op in OPS]
+    for name, op in OPS.items():
+        post = paths[f"/v1/{name}"]["post"]
+        body = post["requestBody"]["content"]["application/json"]["schema"]
+        assert post["summary"] == op.summary
+        assert body["properties"] == op.args and body["required"] == list(op.required)
 
 
 def test_bundled_examples_are_the_examples() -> None:

@@ -457,7 +457,7 @@ def test_picante_links_and_the_example_menu(page: Page, tmp_path: Path) -> None:
     import random
 
     from helpers_positions import random_game
-    from trio_solver.doors.protocol import replay_json
+    from trio_solver.doors.queries import replay
     from trio_solver.game.record import Record
     from trio_solver.game.rules import Rules
 
@@ -466,7 +466,7 @@ def test_picante_links_and_the_example_menu(page: Page, tmp_path: Path) -> None:
         if any(game.trios[s] for s in range(3)) and not game.over:
             break
     record = Record.from_game(game, names=["<b>Ann</b>", "Bo", "Cy"])
-    fr = replay_json(record)["frames"][-1]
+    fr = replay(record)["frames"][-1]
     load_example(page, "teams_4p.json")
     page.click("#paste-box summary")
     page.fill("#paste", json.dumps(record.to_json()))

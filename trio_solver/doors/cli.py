@@ -19,13 +19,27 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
+from .. import __version__
 from .._args import show as _show
 from .._text import escape
-from ..errors import RecordError, RunError, TrioError
+from ..decide.evaluate import explain
+from ..errors import RecordError, RulesError, RunError, TrioError
+from ..files import write_text
+from ..game.record import DEFAULT_SEAT, Record, SeatChoice
+from ..game.rules import Rules
 from ..infer.facts import STATE_BUDGET
+from ..limits import MAX_SECONDS, time_limit
+from ..report.advice_text import advice_text
+from ..report.analysis import DEFAULT_SAMPLES
+from ..report.render import render_frame, seat_name, winner_text
+from ..run.collection import analyse_files, record_paths
+from ..run.simulate import GameResult, run_tournament, save_record
 from ..words import percent, pm
+from . import queries
+from .play import play_terminal
+from .protocol import run_engine
 
 __all__ = ["main"]
 
@@ -56,10 +70,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{_cut_long_words(message)} (see '{self.prog} --help')")
 
 
-def _seat_arg(text: str) -> int | None | str:
+def _seat_arg(text: str) -> SeatChoice | Literal["all"]:
+    """``--seat``: a seat number, ``none`` / ``spectator``, ``all`` (every hand: ``replay`` only) or
+    ``default`` (the record's own view, :meth:`Record.seat <trio_solver.game.record.Record.seat>`)."""
     t = text.strip().lower()
     if t == "default":
-        return "default"
+        return DEFAULT_SEAT
     if t in ("none", "spectator"):
         return None
     if t == "all":
@@ -79,8 +95,6 @@ def _nonneg(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    from ..limits import MAX_SECONDS
-
     try:
         value = float(text) if len(text) <= 30 else float("nan")
     except ValueError:
@@ -146,9 +160,7 @@ _DEFAULT_ANALYSE = 256
 _DEFAULT_BUDGET = 1920
 
 
-def _load(path: str) -> Any:
-    from ..game.record import Record
-
+def _load(path: str) -> Record:
     if path == "-" and _STDIN_CLOSED:
         raise RecordError("-", "standard input is closed")
     if path != "-" and not os.path.exists(path):
@@ -161,22 +173,28 @@ def _load(path: str) -> Any:
 # -- commands ----------------------------------------------------------------------
 
 
-def cmd_validate(args: argparse.Namespace) -> str:
-    from ..infer.validate import check_record
+class _OptionError(TrioError):
+    """A command-line option that this command or this record cannot take (exit status 1)."""
 
+
+def _one_seat(args: argparse.Namespace, refusal: str) -> SeatChoice:
+    """``--seat`` of a question about one view: ``all`` (every hand) is refused with ``refusal``."""
+    if args.seat == "all":
+        raise _OptionError(f"--seat: {refusal}")
+    return args.seat  # type: ignore[no-any-return]
+
+
+def cmd_validate(args: argparse.Namespace) -> str:
     record = _load(args.file)
-    summary = check_record(record)
+    summary = queries.validate(record)
     if args.json:
         return json.dumps(summary.to_json())
     return str(summary)
 
 
 def cmd_replay(args: argparse.Namespace) -> str:
-    from .protocol import replay_json
-    from ..report.render import render_frame, winner_text
-
     record = _load(args.file)
-    data = replay_json(record, args.seat, args.after)
+    data = queries.replay(record, args.seat, args.after)
     if args.json:
         return json.dumps(data)
     frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
@@ -195,52 +213,15 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
-    from .protocol import beliefs_of
-
     record = _load(args.file)
-    beliefs = beliefs_of(record, args.seat, args.after, args.swap_budget)
+    seat = _one_seat(args, "beliefs are for one seat or 'none' (a spectator)")
+    beliefs = queries.beliefs(record, seat, args.after, args.swap_budget)
     data = beliefs.to_json(args.after)
     if args.list:
-        from ..infer import csp
-
-        count = beliefs.placement_count()
-        data["placement_count"] = count
-        if count <= args.list:
-            found = csp.placements(beliefs.facts, args.list)
-            data["placements"] = [
-                {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
-            ]
-        else:
-            data["placements"] = _first_placements(beliefs.view, beliefs, args.list, args.swap_budget)
+        data.update(queries.placements(beliefs, args.list, args.swap_budget))
     if args.json:
         return json.dumps(data)
     return _beliefs_text(data)
-
-
-def _first_placements(view: Any, beliefs: Any, n: int, budget: int) -> list[dict[str, Any]]:
-    """The first ``n`` placements the CSP finds, each with its exact probability
-    (``None`` for one that hides secret swap cards: its weight sums over them)."""
-    from fractions import Fraction
-
-    from ..infer import csp
-    from ..infer.beliefs import Beliefs
-
-    total = Beliefs(view, exact=True, swap_budget=budget).total_weight
-    out: list[dict[str, Any]] = []
-    for m, bits in csp.solutions(beliefs.facts):
-        p = None if bits else float(Fraction(csp.weight(beliefs.facts, m, bits), total))
-        out.append({"probability": p, "rows": _matrix_json({k: c for k, c in m.items() if c})})
-        if len(out) >= n:
-            break
-    return out
-
-
-def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
-    rows: dict[str, list[int]] = {}
-    for (key, v), c in sorted(m.items()):
-        name = "unseen centre slots" if key < 0 else f"seat {key}"
-        rows.setdefault(name, []).extend([v] * c)
-    return rows
 
 
 def _dist_text(d: dict[str, float]) -> str:
@@ -282,33 +263,26 @@ def _beliefs_text(data: dict[str, Any]) -> str:
 
 
 def cmd_advise(args: argparse.Namespace) -> str:
-    from .protocol import advise_result
-
     record = _load(args.file)
     if args.objective != "game" and args.confidence is not None:
         raise UsageError("--confidence is for --objective game")
-    advice, data = advise_result(record, args.seat, args.after, args.objective, samples=args.samples,
-                                 seed=args.seed, confidence=args.confidence)
+    seat = _one_seat(args, "advice is for the seat to move, whose hand must be known")
+    advice, data = queries.advise(record, seat, args.after, args.objective, samples=args.samples,
+                                  seed=args.seed, confidence=args.confidence)
     if args.json:
         return json.dumps(data)
-    from ..report.advice_text import advice_text
-
-    view = record.view(args.seat, args.after)
+    view = record.view(seat, args.after)
     text = advice_text(advice, record.names, wins=view.rules.winning_values(view.team_trios(advice.seat)))
     if args.objective == "game":
-        from ..decide.evaluate import explain
-
         text += "\n" + "\n".join(explain(view, advice))
     return text
 
 
 def cmd_evaluate(args: argparse.Namespace) -> str:
-    from .protocol import evaluate_result
-    from ..report.render import seat_name
-
     record = _load(args.file)
-    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed,
-                                   precision=args.precision)
+    seat = _one_seat(args, "evaluate is for one seat or 'none' (a spectator)")
+    result, data = queries.evaluate(record, seat, args.after, samples=args.samples, seed=args.seed,
+                                    precision=args.precision)
     after = data["after"]
     if args.json:
         return json.dumps(data)
@@ -330,8 +304,6 @@ def cmd_analyse(args: argparse.Namespace) -> str:
         return _analyse_many(args, paths)
     if args.reports:
         raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
-    from .protocol import analysis_of
-
     record = _load(paths[0])
     show = sys.stderr.isatty() and not args.json
 
@@ -340,7 +312,7 @@ def cmd_analyse(args: argparse.Namespace) -> str:
             sys.stderr.write(_bar(done, total, "positions analysed"))
             sys.stderr.flush()
 
-    result = analysis_of(record, progress, samples=_samples(args), seed=args.seed, confidence=_confidence(args))
+    result = queries.analysis(record, progress, samples=_samples(args), seed=args.seed, confidence=_confidence(args))
     if show:
         sys.stderr.write("\n")
     if args.html:
@@ -363,14 +335,10 @@ def _confidence(args: argparse.Namespace) -> float | None:
 def _samples(args: argparse.Namespace) -> int:
     if args.quick and args.samples is not None:
         raise UsageError("--quick judges by the turn only: it takes no --samples")
-    from ..report.analysis import DEFAULT_SAMPLES
-
     return 0 if args.quick else (args.samples if args.samples is not None else DEFAULT_SAMPLES)
 
 
 def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
-    from ..run.collection import analyse_files, record_paths
-
     for p in paths:
         if p == "-":
             raise UsageError("standard input ('-') holds one record: analyse it alone")
@@ -397,8 +365,6 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     if show:
         sys.stderr.write("\n")
     if not result.analysed:
-        from ..errors import RecordError
-
         first = result.failed[0]
         raise RecordError(first.path, f"no game could be analysed ({first.error})")
     written = []
@@ -423,8 +389,6 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
 def _write_atomic(path: str, text: str) -> None:
     """Write an output file atomically (see :func:`trio_solver.files.write_text`): complete or
     untouched, no temporary file left; a bad path is one line (exit 1)."""
-    from ..files import write_text
-
     write_text(path, text)
 
 
@@ -437,10 +401,6 @@ def _progress_of(args: argparse.Namespace) -> bool | Any:
 
 
 def cmd_simulate(args: argparse.Namespace) -> str:
-    from ..errors import RulesError
-    from ..game.rules import Rules
-    from ..run.simulate import GameResult, run_tournament, save_record
-
     rules = Rules(args.players, args.mode, args.teams)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
@@ -540,10 +500,6 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
 
 
 def cmd_play(args: argparse.Namespace) -> str:
-    from ..errors import RulesError
-    from .play import play_terminal
-    from ..game.rules import Rules
-
     rules = Rules(args.players, args.mode, args.teams)
     if not 0 <= args.seat < rules.players:
         raise RulesError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
@@ -561,8 +517,6 @@ def cmd_play(args: argparse.Namespace) -> str:
 
 
 def cmd_engine(args: argparse.Namespace) -> str:
-    from .protocol import run_engine
-
     run_engine(sys.stdin.buffer, sys.stdout.buffer)
     return ""
 
@@ -586,8 +540,6 @@ _TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's con
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
-
     p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.",
                 epilog="Documents: docs/RULES.md (the rules as implemented), docs/RECORD.md (the trio-record/1 "
                        "format), docs/INTERFACE.md (every command's options, exit status and JSON).")
@@ -608,14 +560,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("replay", cmd_replay, "show the table after each event")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default="default",
+    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT,
                     help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records)")
     sp.add_argument("--after", type=_nonneg, default=None, help="stop after the first N events")
     sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
 
     sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
@@ -626,7 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
+    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="the seat to move (default: the viewer)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
                     help="what to rank by (default win: the chance to win this turn, then the chance of a "
@@ -646,7 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
                  "playout.")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
                     help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
@@ -740,8 +692,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     Never lets an exception out: errors, a closed or broken standard stream, a full disk
     and Ctrl-C are each one line on standard error (when it is open) and an exit status.
     """
-    from ..limits import time_limit
-
     global _STDIN_CLOSED
     if sys.stdin is None:  # started with standard input closed: reading it finds the end at once
         _STDIN_CLOSED = True

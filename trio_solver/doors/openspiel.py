@@ -57,6 +57,7 @@ from ..game.reveal import Reveal
 from ..game.rules import COPIES, VALUES, Rules
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
+from ..report.render import frame, render_frame
 
 __all__ = ["GAME_TYPE", "TrioGame", "TrioState", "TrioObserver", "TrioEvaluator", "TrioSpielBot", "SpielBot",
            "state_from_view", "load"]
@@ -211,8 +212,6 @@ class TrioState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self.match is None:
             return f"dealing: {len(self.dealt)} of 36 cards dealt"
-        from ..report.render import frame, render_frame
-
         return render_frame(frame(self.match.game, "all"))
 
     # -- pieces for observers ---------------------------------------------------------------

@@ -169,7 +169,7 @@ def discard_typeahead(stream: TextIO) -> bool:
         return False
     if not os.isatty(fd):
         return False
-    import select
+    import select  # imported here, with termios, for a terminal only: termios exists on POSIX alone
     import termios
 
     pending = bool(select.select([fd], [], [], 0)[0])

@@ -1,11 +1,13 @@
-"""The operations of the engine protocol and the HTTP service (docs/INTERFACE.md).
+"""The engine protocol and the HTTP service's requests: the wire (docs/INTERFACE.md).
 
 One request is a JSON object ``{"op": NAME, ...arguments}``; :func:`handle`
-turns it into the ``result`` object or raises a :class:`~trio_solver.errors.TrioError`
-whose message is the one line a frontend shows. The JSON of every operation is
-built by the same functions as the ``--json`` output of the commands
-(:func:`replay_json`, :func:`beliefs_of`, :func:`advise_result`,
-:func:`analysis_of`), so the three doors give the same answers.
+reads its arguments as the operation's entry of :data:`OPS` says, runs the
+question of :mod:`~trio_solver.doors.queries` (the functions the commands call
+too, so the three doors give the same answers) and returns the ``result``
+object, or raises a :class:`~trio_solver.errors.TrioError` whose message is the
+one line a frontend shows. :data:`OPS` is the one table of the operations: their
+names, arguments and summaries; the HTTP service builds its routes and its
+OpenAPI schema from it.
 
 :func:`run_engine` is ``trio-solver engine``: JSON lines in, JSON lines out.
 """
@@ -14,28 +16,26 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
+from dataclasses import dataclass, field
+from typing import IO, Any, Literal, NoReturn
 
-from .._args import check_text, show
+from .. import __version__
+from .._args import check_text
 from .._json import strict_loads, strings
 from .._text import MAX_TEXT
-from ..errors import RecordError, TrioError
-from ..game.record import MAX_RECORD_BYTES, Record
-from ..decide.stopping import DEFAULT_CONFIDENCE
+from ..decide.bots import BOT_NAMES
 from ..decide.stopping import MAX_DEALS as MAX_SAMPLES
-
-if TYPE_CHECKING:
-    from ..report.analysis import Analysis
-    from ..infer.beliefs import Beliefs
-    from ..game.state import Game
-    from ..decide.evaluate import GameEvaluation
-    from ..decide.search import Advice
-    from ..game.view import PlayerView
+from ..errors import RecordError, TrioError
+from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
+from ..game.reveal import Reveal, Revealed
+from ..game.rules import Rules
+from ..infer.facts import STATE_BUDGET
+from . import queries
 
 __all__ = [
     "PROTOCOL",
+    "Op",
     "OPS",
     "MAX_REQUEST_BYTES",
     "UnknownOp",
@@ -47,11 +47,6 @@ __all__ = [
     "encode_response",
     "parse_request",
     "run_engine",
-    "replay_json",
-    "beliefs_of",
-    "advise_result",
-    "evaluate_result",
-    "analysis_of",
 ]
 
 #: Version of the request/response format.
@@ -67,115 +62,6 @@ class RequestError(TrioError):
 
 class UnknownOp(RequestError):
     """A request naming an operation that does not exist (HTTP 404)."""
-
-
-# -- the JSON of the commands -----------------------------------------------------------
-
-
-def replay_json(record: Record, seat: int | None | str = "default", after: int | None = None) -> dict[str, Any]:
-    """The JSON of ``replay --json``: the table after 0, 1, ... ``after`` events from ``seat``'s view.
-
-    ``seat`` is a seat, ``None`` (a spectator), ``"all"`` (every hand; full-deal records)
-    or ``"default"`` (the viewer, else every hand for a full-deal record, else a spectator).
-    """
-    from ..report.render import describe_event, frame, move_json
-
-    if seat == "default":
-        seat = record.viewer.seat if record.viewer is not None else ("all" if record.deal is not None else None)
-    if seat == "all" and record.deal is None:
-        raise RecordError("seat", "'all' needs a record with the whole deal")
-    last = len(record.events) if after is None else after
-    if not isinstance(last, int) or isinstance(last, bool) or not 0 <= last <= len(record.events):
-        raise RecordError("after", f"expected 0 to {len(record.events)} events, got {show(last)}")
-    if seat is not None and seat != "all" and (not isinstance(seat, int) or isinstance(seat, bool)
-                                               or not 0 <= seat < record.rules.players):
-        raise RecordError("seat", f"expected a seat 0 to {record.rules.players - 1}, none or all, got {show(seat)}")
-    if record.deal is None and seat != (record.viewer.seat if record.viewer is not None else None):
-        record.view(seat)  # raises: this record does not know that seat's hand
-    # the events as the chosen view saw them: other teams' swap values stay secret
-    shown = record.events if seat == "all" else record.view(seat).events
-    frames = []
-    for k, state in enumerate(record.states()[: last + 1]):
-        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        move = None if k == 0 else move_json(shown[k - 1])
-        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, "move": move,
-                       **frame(cast("Game | PlayerView", state), seat)})
-    return {"seat": seat, "frames": frames}
-
-
-def beliefs_of(record: Record, seat: int | None | str = "default", after: int | None = None,
-               swap_budget: int | None = None) -> Beliefs:
-    """The :class:`~trio_solver.infer.beliefs.Beliefs` of ``beliefs``: raises the explained contradiction
-    when no deal fits. Its ``to_json(after)`` is the JSON of ``beliefs --json``."""
-    from ..infer.beliefs import Beliefs
-    from ..infer.facts import STATE_BUDGET
-
-    if seat == "all":
-        raise RecordError("seat", "beliefs are for one seat or 'none' (a spectator)")
-    view = record.view(seat, after)
-    beliefs = Beliefs(view, swap_budget=STATE_BUDGET if swap_budget is None else swap_budget)
-    if not beliefs.consistent:
-        from ..infer.validate import explain_contradiction
-
-        raise explain_contradiction(record)
-    return beliefs
-
-
-def advise_result(record: Record, seat: int | None | str = "default", after: int | None = None,
-                  objective: str = "win", *, samples: int | None = None, seed: int = 0,
-                  confidence: float | None = None) -> tuple[Advice, dict[str, Any]]:
-    """The :class:`~trio_solver.decide.search.Advice` for the seat to move and the JSON of ``advise --json``.
-
-    ``objective`` is ``trio``, ``win`` or ``game`` (ranked by the chance to win the game, from at most
-    ``samples`` posterior deals drawn from ``seed``, until the ranking is clear at ``confidence``)."""
-    from ..decide.search import advise
-
-    if seat == "all" or seat is None:
-        raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
-    if objective not in ("trio", "win", "game"):
-        raise RequestError(f"objective: expected 'trio', 'win' or 'game', got {objective!r}")
-    view = record.view(seat, after)
-    if objective == "game":
-        from ..decide.evaluate import DEFAULT_ADVISE_SAMPLES, advise_game
-
-        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed,
-                             confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
-    else:
-        advice = advise(view, objective)  # type: ignore[arg-type]
-    data = advice.to_json()
-    data["after"] = len(view.events) if after is None else after
-    return advice, data
-
-
-def evaluate_result(record: Record, seat: int | None | str = "default", after: int | None = None, *,
-                    samples: int | None = None, seed: int = 0,
-                    precision: float | None = None) -> tuple[GameEvaluation, dict[str, Any]]:
-    """The :class:`~trio_solver.decide.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
-    at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
-    from ..decide.evaluate import DEFAULT_PRECISION, DEFAULT_SAMPLES, evaluate
-
-    if seat == "all":
-        raise RecordError("seat", "evaluate is for one seat or 'none' (a spectator)")
-    view = record.view(seat, after)
-    result = evaluate(view, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed,
-                      precision=DEFAULT_PRECISION if precision is None else precision)
-    after_n = len(view.events) if after is None else after
-    data: dict[str, Any] = result.to_json(after_n)
-    return result, data
-
-
-def analysis_of(record: Record, progress: Callable[[int, int], None] | None = None, *,
-                samples: int | None = None, seed: int = 0, confidence: float | None = None) -> Analysis:
-    """The :class:`~trio_solver.report.analysis.Analysis` of ``analyse``; its ``to_json()`` is ``analyse --json``.
-
-    ``samples``: the most posterior deals per candidate reveal (``None``: the default; ``0``: judge by
-    the turn only); ``confidence``: at which each label counts as clear (``None``: the default)."""
-    from ..report.analysis import DEFAULT_SAMPLES, analyse
-
-    if not record.known_seats():
-        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
-    return analyse(record, progress, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed,
-                   confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
 
 
 # -- reading requests ------------------------------------------------------------------
@@ -209,22 +95,23 @@ def parse_request(text: str | bytes) -> dict[str, Any]:
 
 
 class _Args:
-    """The arguments of one request, checked as they are read; unread ones are errors."""
+    """The arguments of one request, checked as they are read; one that is not among the operation's
+    arguments (``allowed``, its entry of :data:`OPS`) is an error."""
 
-    def __init__(self, op: str, data: dict[str, Any]) -> None:
+    def __init__(self, op: str, data: dict[str, Any], allowed: dict[str, Any]) -> None:
         self.op = op
         self.data = data
-        self.used: set[str] = set()
+        self.allowed = allowed
 
     def _get(self, key: str) -> Any:
-        self.used.add(key)
+        assert key in self.allowed, f"{self.op}: {key} is not an argument of its entry in OPS"
         return self.data.get(key)
 
     def fail(self, key: str, reason: str) -> NoReturn:
         raise RequestError(f"{self.op}: {key}: {reason}")
 
     def record(self) -> Record:
-        self.used.add("record")
+        self._get("record")
         if "record" not in self.data:
             self.fail("record", "missing (a trio-record/1 object)")
         raw = self.data["record"]
@@ -232,11 +119,21 @@ class _Args:
             self.fail("record", f"expected a trio-record/1 object, got {_kind(raw)}")
         return Record.from_json(raw)
 
-    def seat(self, allow_all: bool = False) -> int | None | str:
-        self.used.add("seat")
+    def seat(self) -> SeatChoice:
+        """``seat``: a number (checked against the record by :meth:`Record.seat`) or ``null`` (a
+        spectator); absent: the record's default."""
+        s = self._seat(allow_all=False)
+        assert s != "all"
+        return s
+
+    def seat_or_all(self) -> SeatChoice | Literal["all"]:
+        """:meth:`seat`, or ``"all"``: every hand (a full-deal record)."""
+        return self._seat(allow_all=True)
+
+    def _seat(self, allow_all: bool) -> SeatChoice | Literal["all"]:
+        s = self._get("seat")
         if "seat" not in self.data:
-            return "default"
-        s = self.data["seat"]
+            return DEFAULT_SEAT
         if s is None:
             return None
         if allow_all and s == "all":
@@ -256,6 +153,12 @@ class _Args:
             self.fail(key, f"expected {minimum} to {maximum}, got {x}" if maximum is not None
                       else f"expected {minimum} or more, got {x}")
         return x
+
+    def seed(self) -> int:
+        """``seed``: any 64-bit integer, 0 when absent."""
+        seed = self.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
+        assert seed is not None
+        return seed
 
     def float_(self, key: str, minimum: float, maximum: float) -> float | None:
         """A finite number ``minimum`` to ``maximum`` (``None`` when absent)."""
@@ -280,9 +183,9 @@ class _Args:
         return self._get(key)
 
     def done(self) -> None:
-        extra = [k for k in self.data if k not in self.used]
+        extra = [k for k in self.data if k not in self.allowed]
         if extra:
-            allowed = ", ".join(sorted(self.used)) or "none"
+            allowed = ", ".join(sorted(self.allowed)) or "none"
             self.fail(repr(extra[0])[:60], f"unknown argument (allowed: {allowed})")
 
 
@@ -290,50 +193,39 @@ class _Args:
 
 
 def _op_version(a: _Args) -> dict[str, Any]:
-    from .. import __version__
-
     a.done()
     return {"version": __version__, "protocol": PROTOCOL, "ops": sorted(OPS)}
 
 
 def _op_validate(a: _Args) -> dict[str, Any]:
-    from ..infer.validate import check_record
-
     record = a.record()
     a.done()
-    return check_record(record).to_json()
+    return queries.validate(record).to_json()
 
 
 def _op_replay(a: _Args) -> dict[str, Any]:
     record = a.record()
-    seat = a.seat(allow_all=True)
+    seat = a.seat_or_all()
     after = a.int_("after")
     a.done()
-    return replay_json(record, seat, after)
+    return queries.replay(record, seat, after)
 
 
 def _op_state(a: _Args) -> dict[str, Any]:
     record = a.record()
-    seat = a.seat(allow_all=True)
+    seat = a.seat_or_all()
     after = a.int_("after")
     a.done()
-    data = replay_json(record, seat, after)
-    out: dict[str, Any] = {"seat": data["seat"], **data["frames"][-1]}
-    view = record.view(None, after)
-    out["legal"] = [] if view.over else [str(r) for r in view.legal_reveals()]
-    out["events"] = len(record.events)
-    return out
+    return queries.state(record, seat, after)
 
 
 def _op_beliefs(a: _Args) -> dict[str, Any]:
-    from ..infer.facts import STATE_BUDGET
-
     record = a.record()
     seat = a.seat()
     after = a.int_("after")
     budget = a.int_("swap_budget", minimum=1, maximum=10 * STATE_BUDGET)
     a.done()
-    data: dict[str, Any] = beliefs_of(record, seat, after, budget).to_json(after)
+    data: dict[str, Any] = queries.beliefs(record, seat, after, budget).to_json(after)
     return data
 
 
@@ -344,15 +236,14 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     objective = a.str_("objective", "win")
     assert objective is not None
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
-    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
-    assert seed is not None
+    seed = a.seed()
     confidence = a.float_("confidence", 0.5, 1.0)
     a.done()
     if objective != "game" and samples is not None:
         a.fail("samples", "only for objective 'game'")
     if objective != "game" and confidence is not None:
         a.fail("confidence", "only for objective 'game'")
-    return advise_result(record, seat, after, objective, samples=samples, seed=seed, confidence=confidence)[1]
+    return queries.advise(record, seat, after, objective, samples=samples, seed=seed, confidence=confidence)[1]
 
 
 def _op_evaluate(a: _Args) -> dict[str, Any]:
@@ -360,28 +251,23 @@ def _op_evaluate(a: _Args) -> dict[str, Any]:
     seat = a.seat()
     after = a.int_("after")
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
-    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
-    assert seed is not None
+    seed = a.seed()
     precision = a.float_("precision", 0.0, 0.5)
     a.done()
-    return evaluate_result(record, seat, after, samples=samples, seed=seed, precision=precision)[1]
+    return queries.evaluate(record, seat, after, samples=samples, seed=seed, precision=precision)[1]
 
 
 def _op_analyse(a: _Args) -> dict[str, Any]:
     record = a.record()
     samples = a.int_("samples", minimum=0, maximum=MAX_SAMPLES)  # 0: by the turn only, as --quick
-    seed = a.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
-    assert seed is not None
+    seed = a.seed()
     confidence = a.float_("confidence", 0.5, 1.0)
     a.done()
-    data: dict[str, Any] = analysis_of(record, samples=samples, seed=seed, confidence=confidence).to_json()
+    data: dict[str, Any] = queries.analysis(record, samples=samples, seed=seed, confidence=confidence).to_json()
     return data
 
 
 def _op_new_game(a: _Args) -> dict[str, Any]:
-    from ..game.state import Game
-    from ..game.rules import Rules
-
     raw_rules = a.raw("rules")
     if raw_rules is None:
         a.fail("rules", "missing (as in a record: {\"players\": 4, \"mode\": \"simple\"})")
@@ -392,67 +278,28 @@ def _op_new_game(a: _Args) -> dict[str, Any]:
     first = a.int_("first_player", maximum=rules.players - 1)
     names = a.raw("names")  # checked by Record.from_game, as the names of any record
     a.done()
-    game = Game.deal(rules, seed, first_player=first)
-    record = Record.from_game(game, names)
-    return {"record": record.to_json(values=False), "seed": seed}
-
-
-def _status(record: Record) -> str:
-    from ..game.events import Turn
-
-    view = record.view(None)
-    if view.winner is not None:
-        return "won"
-    if view.turn:
-        return "continue"
-    last = record.events[-1]
-    assert isinstance(last, Turn)
-    values = [r.value for r in last.reveals]
-    return "trio" if len(values) == 3 and len(set(values)) == 1 else "failed"
+    return queries.new_game(rules, seed, first, names)
 
 
 def _op_move(a: _Args) -> dict[str, Any]:
-    from ..game.reveal import Reveal, Revealed
-
     record = a.record()
     move = a.raw("reveal")
     a.done()
-    entry: dict[str, Any]
     if isinstance(move, dict):
         if set(move) - {"swap", "cards"} or "swap" not in move:
             a.fail("reveal", "a swap is {\"swap\": [a, b], \"cards\": [va, vb] or null}")
-    elif isinstance(move, str):
-        text = move.strip()
-        if "=" in text:
-            shown = Revealed.from_str(text)
-            entry = {**shown.reveal.to_json(), "value": shown.value}
-        else:
-            if record.deal is None:
-                a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\"")
-            entry = Reveal.from_str(text).to_json()
-    else:
+        return queries.add_swap(record, move["swap"], move.get("cards"))
+    if not isinstance(move, str):
         a.fail("reveal", f"expected a reveal such as \"c3\" or \"c3=10\", or a swap object, got {_kind(move)}")
-    spectator = record.view(None)
-    if spectator.over:
-        raise RequestError(f"move: the game is over (seat {spectator.winner} won)")
-    doc = record.to_json()
-    events: list[Any] = doc["events"]
-    if isinstance(move, dict):
-        events.append({"swap": move["swap"], "cards": move.get("cards")})
-        new = Record.from_json(doc)
-        return {"record": new.to_json(), "value": None, "status": "swap", "to_move": new.view(None).to_move}
-    if spectator.turn:
-        events[-1]["reveals"].append(entry)
-    else:
-        events.append({"turn": spectator.to_move, "reveals": [entry]})
-    new = Record.from_json(doc)
-    value = new.events[-1].reveals[-1].value  # type: ignore[union-attr]
-    return {"record": new.to_json(), "value": value, "status": _status(new), "to_move": new.view(None).to_move}
+    text = move.strip()
+    if "=" in text:
+        return queries.add_reveal(record, Revealed.from_str(text))
+    if record.deal is None:
+        a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\"")
+    return queries.add_reveal(record, Reveal.from_str(text))
 
 
 def _op_bot(a: _Args) -> dict[str, Any]:
-    from ..decide.bots import BOT_NAMES, make_bot
-
     record = a.record()
     name = a.str_("bot")
     if name is None:
@@ -460,28 +307,74 @@ def _op_bot(a: _Args) -> dict[str, Any]:
     if name not in BOT_NAMES:
         a.fail("bot", f"unknown bot {name[:40]!r} (known: {', '.join(BOT_NAMES)})")
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
+    assert seed is not None
     budget = a.int_("budget", minimum=1, maximum=100_000)
     a.done()
-    spectator = record.view(None)
-    if spectator.over:
-        raise RequestError(f"bot: the game is over (seat {spectator.winner} won)")
-    view = record.view(spectator.to_move)
-    bot = make_bot(name, random.Random(seed), budget=budget)
-    return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
+    return queries.bot_reveal(record, name, seed, budget)
 
 
-OPS: dict[str, Callable[[_Args], dict[str, Any]]] = {
-    "version": _op_version,
-    "validate": _op_validate,
-    "replay": _op_replay,
-    "state": _op_state,
-    "beliefs": _op_beliefs,
-    "advise": _op_advise,
-    "evaluate": _op_evaluate,
-    "analyse": _op_analyse,
-    "new_game": _op_new_game,
-    "move": _op_move,
-    "bot": _op_bot,
+@dataclass(frozen=True)
+class Op:
+    """One operation of the protocol: how it runs, what it does, and its arguments (the JSON Schema
+    of each, and those that are required). The request reader accepts exactly these arguments."""
+
+    run: Callable[[_Args], dict[str, Any]]
+    summary: str
+    args: dict[str, dict[str, Any]] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+
+
+_RECORD = {"type": "object", "description": "a trio-record/1 document"}
+_SEAT = {"type": ["integer", "null"], "description": "whose view; null: a spectator; omitted: the record's default"}
+_SEAT_OR_ALL = {"type": ["integer", "null", "string"]}
+_AFTER = {"type": "integer", "minimum": 0, "description": "the position after the first N events"}
+_SEED = {"type": "integer"}
+
+#: The operations, in the order the errors and the HTTP service list them.
+OPS: dict[str, Op] = {
+    "version": Op(_op_version, "The library version and the protocol number."),
+    "validate": Op(_op_validate, "Check a record against the rules and that some deal fits it: the summary of "
+                                 "`validate --json`.", {"record": _RECORD}, ("record",)),
+    "replay": Op(_op_replay, "The table after each event from one seat's view: the JSON of `replay --json`.",
+                 {"record": _RECORD, "seat": _SEAT_OR_ALL, "after": _AFTER}, ("record",)),
+    "state": Op(_op_state, "One frame of `replay --json` (the position after `after` events) plus `legal`, the "
+                           "legal reveals.", {"record": _RECORD, "seat": _SEAT_OR_ALL, "after": _AFTER}, ("record",)),
+    "beliefs": Op(_op_beliefs, "The exact probabilities of the hidden cards: the JSON of `beliefs --json`.",
+                  {"record": _RECORD, "seat": _SEAT, "after": _AFTER, "swap_budget": {"type": "integer"}},
+                  ("record",)),
+    "advise": Op(_op_advise, "Every legal reveal of the seat to move with p_trio and p_win: the JSON of "
+                             "`advise --json`.",
+                 {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
+                  "objective": {"type": "string", "enum": list(queries.OBJECTIVES)},
+                  "samples": {"type": "integer", "description": "game: the most posterior deals per reveal"},
+                  "seed": _SEED,
+                  "confidence": {"type": "number", "description": "game: stop once the ranking is clear at this"}},
+                 ("record",)),
+    "evaluate": Op(_op_evaluate, "Each seat's chance to win the game from the position: the JSON of "
+                                 "`evaluate --json`.",
+                   {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
+                    "samples": {"type": "integer", "description": "the most playouts"}, "seed": _SEED,
+                    "precision": {"type": "number", "description": "stop once each standard error is at most this"}},
+                   ("record",)),
+    "analyse": Op(_op_analyse, "Every decision of the known seats judged against the best reveal: the JSON of "
+                               "`analyse --json`.",
+                  {"record": _RECORD,
+                   "samples": {"type": "integer", "description": "the most deals per reveal; 0: by the turn only"},
+                   "seed": _SEED,
+                   "confidence": {"type": "number", "description": "stop once each label is clear at this"}},
+                  ("record",)),
+    "new_game": Op(_op_new_game, "A new full-deal record with no events, dealt from `seed`.",
+                   {"rules": {"type": "object"}, "seed": _SEED, "first_player": {"type": "integer"},
+                    "names": {"type": "array", "items": {"type": "string"}}}, ("rules",)),
+    "move": Op(_op_move, "The record with one reveal (`c3`, or `c3=10` for a record without the deal) or swap "
+                         "added.",
+               {"record": _RECORD, "reveal": {"type": ["string", "object"],
+                                              "description": "c3, or c3=10, or {\"swap\": [a, b], \"cards\": [va, vb]}"}},
+               ("record", "reveal")),
+    "bot": Op(_op_bot, "The reveal a bot chooses for the seat to move, from that seat's view only.",
+              {"record": _RECORD, "bot": {"type": "string", "enum": list(BOT_NAMES)}, "seed": _SEED,
+               "budget": {"type": "integer", "description": "expert: playouts a decision"}},
+              ("record", "bot")),
 }
 
 
@@ -492,10 +385,10 @@ def handle(op: str, args: dict[str, Any]) -> dict[str, Any]:
     :class:`UnknownOp` for an operation that does not exist."""
     if not isinstance(op, str):
         raise RequestError(f"op: expected an operation name, got {_kind(op)}")
-    fn = OPS.get("analyse" if op == "analyze" else op)
-    if fn is None:
+    entry = OPS.get("analyse" if op == "analyze" else op)
+    if entry is None:
         raise UnknownOp(f"unknown op {op[:60]!r} (known: {', '.join(OPS)})")
-    return fn(_Args(op, args))
+    return entry.run(_Args(op, args, entry.args))
 
 
 def error_text(e: BaseException) -> str:

@@ -60,10 +60,9 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
-from .._args import show
+from .._args import int_in, show
 from .._text import UNSAFE, escape
-from ..decide.bots import BOT_NAMES
-from ..errors import RunError
+from ..errors import RunError, TrioError
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 
 if TYPE_CHECKING:
@@ -115,19 +114,14 @@ def _work(op: str, args: dict[str, Any], timeout: float) -> tuple[str, Any]:
     except UnknownOp as e:
         return "unknown", error_text(e)
     except Exception as e:  # noqa: BLE001 - one line back, never a traceback
-        from ..errors import TrioError
-
         return ("bad" if isinstance(e, (TrioError, RecursionError)) else "internal"), error_text(e)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _warm() -> int:
-    """Import the heavy modules once per worker, so the first real request is not slow."""
-    from ..report import analysis  # noqa: F401
-    from ..infer import beliefs, validate  # noqa: F401
-    from ..decide import bots, search  # noqa: F401
-
+    """Start a worker before the first request: unpickling this function imports this module, and with
+    it every module a request uses, so the first real request is not slow."""
     return os.getpid()
 
 
@@ -347,57 +341,12 @@ class _Pool:
         return [] if ex is None else [p.pid for p in getattr(ex, "_processes", {}).values() if p.pid]
 
 
-_OP_DOCS: dict[str, str] = {
-    "version": "The library version and the protocol number.",
-    "validate": "Check a record against the rules and that some deal fits it: the summary of `validate --json`.",
-    "replay": "The table after each event from one seat's view: the JSON of `replay --json`.",
-    "state": "One frame of `replay --json` (the position after `after` events) plus `legal`, the legal reveals.",
-    "beliefs": "The exact probabilities of the hidden cards: the JSON of `beliefs --json`.",
-    "advise": "Every legal reveal of the seat to move with p_trio and p_win: the JSON of `advise --json`.",
-    "analyse": "Every decision of the known seats judged against the best reveal: the JSON of `analyse --json`.",
-    "new_game": "A new full-deal record with no events, dealt from `seed`.",
-    "move": "The record with one reveal (`c3`, or `c3=10` for a record without the deal) or swap added.",
-    "bot": "The reveal a bot chooses for the seat to move, from that seat's view only.",
-    "evaluate": "Each seat's chance to win the game from the position: the JSON of `evaluate --json`.",
-}
-
-_RECORD = {"type": "object", "description": "a trio-record/1 document"}
-_SEAT = {"type": ["integer", "null"], "description": "whose view; null: a spectator; omitted: the record's default"}
-_AFTER = {"type": "integer", "minimum": 0, "description": "the position after the first N events"}
-_ARGS: dict[str, dict[str, Any]] = {
-    "version": {},
-    "validate": {"record": _RECORD},
-    "replay": {"record": _RECORD, "seat": {"type": ["integer", "null", "string"]}, "after": _AFTER},
-    "state": {"record": _RECORD, "seat": {"type": ["integer", "null", "string"]}, "after": _AFTER},
-    "beliefs": {"record": _RECORD, "seat": _SEAT, "after": _AFTER, "swap_budget": {"type": "integer"}},
-    "advise": {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
-               "objective": {"type": "string", "enum": ["trio", "win", "game"]},
-               "samples": {"type": "integer", "description": "game: the most posterior deals per reveal"},
-               "seed": {"type": "integer"},
-               "confidence": {"type": "number", "description": "game: stop once the ranking is clear at this"}},
-    "evaluate": {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
-                 "samples": {"type": "integer", "description": "the most playouts"}, "seed": {"type": "integer"},
-                 "precision": {"type": "number", "description": "stop once each standard error is at most this"}},
-    "analyse": {"record": _RECORD,
-                "samples": {"type": "integer", "description": "the most deals per reveal; 0: by the turn only"},
-                "seed": {"type": "integer"},
-                "confidence": {"type": "number", "description": "stop once each label is clear at this"}},
-    "new_game": {"rules": {"type": "object"}, "seed": {"type": "integer"}, "first_player": {"type": "integer"},
-                 "names": {"type": "array", "items": {"type": "string"}}},
-    "move": {"record": _RECORD, "reveal": {"type": ["string", "object"],
-                                           "description": "c3, or c3=10, or {\"swap\": [a, b], \"cards\": [va, vb]}"}},
-    "bot": {"record": _RECORD, "bot": {"type": "string", "enum": list(BOT_NAMES)},
-            "seed": {"type": "integer"}, "budget": {"type": "integer", "description": "expert: playouts a decision"}},
-}
-_REQUIRED = {"validate": ["record"], "replay": ["record"], "state": ["record"], "beliefs": ["record"],
-             "advise": ["record"], "evaluate": ["record"], "analyse": ["record"], "new_game": ["rules"],
-             "move": ["record", "reveal"], "bot": ["record", "bot"]}
 _ERROR_SCHEMA = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}
 
 
 def _openapi_extra(op: str) -> dict[str, Any]:
-    body = {"type": "object", "properties": _ARGS.get(op, {}), "additionalProperties": False,
-            "required": _REQUIRED.get(op, [])}
+    body = {"type": "object", "properties": OPS[op].args, "additionalProperties": False,
+            "required": list(OPS[op].required)}
     err = {"content": {"application/json": {"schema": _ERROR_SCHEMA}}}
     return {
         "requestBody": {"required": op != "version", "content": {"application/json": {"schema": body}}},
@@ -469,8 +418,6 @@ def _api_page(schema: dict[str, Any]) -> str:
 
 def _check_options(workers: Any, timeout: Any, queue: Any, read_timeout: Any, client_share: Any,
                    max_body: Any) -> None:
-    from .._args import int_in
-
     int_in("workers", workers, 1, 1024, RunError)
     int_in("queue", queue, 1, 1_000_000, RunError)
     int_in("max_body", max_body, 1, 1 << 40, RunError, "a number of bytes")
@@ -635,7 +582,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
         return endpoint
 
     for op in OPS:
-        app.add_api_route(f"/v1/{op}", route(op), methods=["POST"], summary=_OP_DOCS.get(op, op),
+        app.add_api_route(f"/v1/{op}", route(op), methods=["POST"], summary=OPS[op].summary,
                           openapi_extra=_openapi_extra(op), tags=["operations"])
 
     @app.post("/v1/{op}", include_in_schema=False)

@@ -23,26 +23,31 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 from .._args import check_text
 from .._args import show as _show
 from .. import _args
 from .._json import fail, is_int, json_object, key_text, kind, strict_loads
-from .state import Deal, Game, _read_cards
+from .state import Deal, Game
 from ..errors import RecordError, RulesError
 from ..files import write_text
 from .events import MAX_EVENTS, Event, Swap, Turn, event_to_json, read_events, where
 from .table import Outcome
 from .reveal import Revealed
-from .rules import Rules
+from .rules import Rules, read_cards
 from .view import PlayerView, replay_view
 
-__all__ = ["FORMAT", "Record", "Viewer", "event_to_json", "replay_view", "where", "MAX_RECORD_BYTES", "MAX_EVENTS"]
+__all__ = ["FORMAT", "DEFAULT_SEAT", "SeatChoice", "Record", "Viewer", "event_to_json", "replay_view", "where", "MAX_RECORD_BYTES", "MAX_EVENTS"]
 
 FORMAT = "trio-record/1"
 #: Larger documents are refused before parsing (a real game is a few kB).
 MAX_RECORD_BYTES = 8 * 1024 * 1024
+
+#: The ``seat`` that names no seat: the record's own view (:meth:`Record.seat` says which).
+DEFAULT_SEAT: Literal["default"] = "default"
+#: A ``seat`` argument of :class:`Record`: a seat, ``None`` (a spectator) or :data:`DEFAULT_SEAT`.
+SeatChoice = int | None | Literal["default"]
 
 _TOP_KEYS = ("format", "rules", "names", "first_player", "deal", "viewer", "events")
 
@@ -175,8 +180,8 @@ class Record:
             tuple(game.table.finished_events()),
             game.first_player,
             checked,
-            game.deal_,
-            None if viewer is None else Viewer(viewer, game.deal_.hands[viewer]),
+            game.dealt,
+            None if viewer is None else Viewer(viewer, game.dealt.hands[viewer]),
         )
 
     # -- writing ------------------------------------------------------------------
@@ -232,45 +237,64 @@ class Record:
             return self._final.copy()
         return Game.replay(self.rules, self.deal, self.events[:n], self.first_player)
 
-    def default_seat(self) -> int | None:
-        """The seat whose view commands use by default: the viewer's, else the seat to move."""
-        if self.viewer is not None:
-            return self.viewer.seat
-        return self.view(None).to_move
-
     def known_seats(self) -> tuple[int, ...]:
         """Seats whose hand this record knows."""
         if self.deal is not None:
             return tuple(range(self.rules.players))
         return () if self.viewer is None else (self.viewer.seat,)
 
-    def view(self, seat: int | None | str = "default", after: int | None = None) -> PlayerView:
-        """What ``seat`` knew after the first ``after`` events (``None``: a spectator).
+    @overload
+    def seat(self, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None, *,
+             every_hand: Literal[False] = False) -> int | None: ...
 
-        ``"default"`` is the record's viewer, else the seat to move. A seat whose
-        hand the record does not know raises :class:`RecordError`.
+    @overload
+    def seat(self, seat: SeatChoice | Literal["all"], after: int | None = None, *,
+             every_hand: bool) -> int | None | Literal["all"]: ...
+
+    def seat(self, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT, after: int | None = None, *,
+             every_hand: bool = False) -> int | None | Literal["all"]:
+        """The seat whose view a question about this record takes after the first ``after`` events:
+        the one rule of every door.
+
+        ``seat`` is a seat whose hand the record knows, or ``None`` (a spectator: the public view).
+        :data:`DEFAULT_SEAT` (no seat named) is the record keeper's seat; a full-deal record has no
+        keeper, and gives the seat to move. ``every_hand=True`` is for a question that can show the
+        true state: it also takes ``"all"`` (every hand; full-deal records only), which is then the
+        default of a full-deal record. Raises :class:`RecordError` naming ``seat`` or ``after``.
         """
+        if every_hand and seat == "all" and self.deal is None:
+            raise RecordError("seat", "'all' needs a record with the whole deal")
         n = self._check_after(after)
-        if seat == "default":
-            seat = self.viewer.seat if self.viewer is not None else None
-            if seat is None:
-                seat = self.view(None, n).to_move
-                if self.deal is None:
-                    seat = None
+        if seat == DEFAULT_SEAT:
+            if self.viewer is not None:
+                return self.viewer.seat
+            if self.deal is None:
+                return None
+            return "all" if every_hand else self.view(None, n).to_move
+        if every_hand and seat == "all":
+            return "all"
         if seat is not None and (not is_int(seat) or not 0 <= seat < self.rules.players):  # type: ignore[operator]
-            raise RecordError("seat", f"expected a seat 0 to {self.rules.players - 1} or none, got {_show(seat, 40)}")
+            also = ", none or all" if every_hand else " or none"
+            raise RecordError("seat", f"expected a seat 0 to {self.rules.players - 1}{also}, got {_show(seat, 40)}")
         assert seat is None or isinstance(seat, int)
-        if self.deal is not None:
-            return self.game(n).view(seat)
-        if seat is not None and (self.viewer is None or seat != self.viewer.seat):
+        if self.deal is None and seat is not None and (self.viewer is None or seat != self.viewer.seat):
             known = "only seat " + str(self.viewer.seat) + "'s" if self.viewer else "no"
             raise RecordError("seat", f"this record knows {known} hand, not seat {seat}'s")
-        hand = None if seat is None or self.viewer is None else self.viewer.hand
+        return seat
+
+    def view(self, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None) -> PlayerView:
+        """What ``seat`` knew after the first ``after`` events (``None``: a spectator; by default the
+        record keeper, else the seat to move: :meth:`seat`, which checks ``seat``)."""
+        n = self._check_after(after)
+        chosen = self.seat(seat, n)
+        if self.deal is not None:
+            return self.game(n).view(chosen)
+        hand = None if chosen is None or self.viewer is None else self.viewer.hand
         events = self.events[:n]
-        if seat is None:
+        if chosen is None:
             # a spectator does not see the values of any team's swap (the viewer's own included)
             events = tuple(e.hidden() if isinstance(e, Swap) else e for e in events)
-        return replay_view(self.rules, events, seat=seat, hand=hand, first_player=self.first_player)
+        return replay_view(self.rules, events, seat=chosen, hand=hand, first_player=self.first_player)
 
     def states(self) -> list[Game] | list[PlayerView]:
         """The position after 0, 1, ... all events: true states for full-deal records, else the
@@ -325,4 +349,4 @@ def _read_viewer(raw: Any, rules: Rules) -> Viewer:
     seat = raw["seat"]
     if not is_int(seat) or not 0 <= seat < rules.players:
         fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 40)}")
-    return Viewer(seat, tuple(sorted(_read_cards(raw["hand"], "viewer.hand", rules.hand_size))))
+    return Viewer(seat, tuple(sorted(read_cards(raw["hand"], "viewer.hand", rules.hand_size))))

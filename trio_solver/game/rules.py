@@ -19,7 +19,7 @@ import networkx as nx
 
 from .._args import ChoiceMeta
 from .._args import show as _show
-from .._json import fail, is_int, json_object
+from .._json import fail, is_int, json_object, kind
 from ..errors import RecordError, RulesError
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "DEAL_TABLE",
     "TEAM_HAND_SIZE",
     "default_links",
+    "read_cards",
 ]
 
 #: The card values, 1 to 12.
@@ -271,3 +272,20 @@ def read_position_head(data: Any, allowed: tuple[str, ...], required: tuple[str,
     if not is_int(first) or not 0 <= first < rules.players:
         fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first)}")
     return d, rules, first
+
+
+def read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
+    """Card values as a record or a position gives them (a hand, the centre), in the order given: a
+    list (or tuple) of values 1 to 12, at most :data:`COPIES` of each, and ``size`` of them unless
+    ``size`` is ``None``. Raises :class:`RecordError` naming ``loc`` or ``loc[k]``."""
+    if not isinstance(raw, (list, tuple)):
+        fail(loc, f"expected a list of card values, got {kind(raw)}")
+    for k, v in enumerate(raw):
+        if not is_int(v) or v not in VALUES:
+            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {_show(v, 40)}")
+    if size is not None and len(raw) != size:
+        fail(loc, f"{len(raw)} cards, the rules deal {size}")
+    for v in VALUES:
+        if raw.count(v) > COPIES:
+            fail(loc, f"{raw.count(v)} cards of value {v}, the deck has {COPIES}")
+    return tuple(raw)

@@ -32,7 +32,7 @@ from ..errors import IllegalMoveError, RecordError, RulesError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .table import Outcome, Table, drive
 from .reveal import Reveal, Revealed
-from .rules import COPIES, VALUES, Rules, read_position_head
+from .rules import COPIES, VALUES, Rules, read_cards, read_position_head
 from .view import PlayerView
 from .._display import html_of
 
@@ -100,32 +100,17 @@ class Deal:
         hands = raw["hands"]
         if not isinstance(hands, list) or len(hands) != rules.players:
             fail("deal.hands", f"expected a list of {rules.players} hands")
-        parsed = tuple(tuple(sorted(_read_cards(h, f"deal.hands[{s}]", rules.hand_size)))
+        parsed = tuple(tuple(sorted(read_cards(h, f"deal.hands[{s}]", rules.hand_size)))
                        for s, h in enumerate(hands))
         if "centre" not in raw and rules.centre_size:
             fail("deal.centre", f"missing ({rules.centre_size} centre cards)")
-        centre = _read_cards(raw.get("centre", []), "deal.centre", rules.centre_size)
+        centre = read_cards(raw.get("centre", []), "deal.centre", rules.centre_size)
         deal = cls(parsed, centre)
         try:
             deal.check(rules)
         except IllegalMoveError as e:
             fail("deal", str(e).removeprefix("deal: "))
         return deal
-
-
-def _read_cards(raw: Any, loc: str, size: int | None) -> tuple[int, ...]:
-    from .._json import kind
-    if not isinstance(raw, list):
-        fail(loc, f"expected a list of card values, got {kind(raw)}")
-    for k, v in enumerate(raw):
-        if not is_int(v) or v not in VALUES:
-            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {_show(v, 40)}")
-    if size is not None and len(raw) != size:
-        fail(loc, f"{len(raw)} cards, the rules deal {size}")
-    for v in VALUES:
-        if raw.count(v) > COPIES:
-            fail(loc, f"{raw.count(v)} cards of value {v}, the deck has {COPIES}")
-    return tuple(raw)
 
 
 class Shown(NamedTuple):
@@ -143,11 +128,12 @@ class Game:
     """The true state of a game of Trio.
 
     Use :meth:`deal` to start a seeded game, or :meth:`from_deal` with given cards.
-    Two games are equal when they have the same rules, deal, first player and
-    history (so the same state).
+    :attr:`dealt` is the :class:`Deal` the game started from; :attr:`hands` and
+    :attr:`centre` are the cards now. Two games are equal when they have the same
+    rules, deal, first player and history (so the same state).
     """
 
-    __slots__ = ("rules", "deal_", "table", "hands", "centre", "_undo")
+    __slots__ = ("rules", "dealt", "table", "hands", "centre", "_undo")
 
     def __init__(self, rules: Rules, deal: Deal, first_player: int = 0) -> None:
         if not isinstance(rules, Rules):
@@ -157,7 +143,7 @@ class Game:
         deal.check(rules)
         _args.seat("first_player", first_player, rules.players, IllegalMoveError)
         self.rules = rules
-        self.deal_ = deal
+        self.dealt = deal
         self.table = Table(rules, first_player)
         self.hands: list[list[int]] = [list(h) for h in deal.hands]
         self.centre: list[int | None] = list(deal.centre)
@@ -198,7 +184,7 @@ class Game:
     def constructed(cls, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
                     to_move: int = 0) -> Game:
         """A position no dealt game need reach (the cards still in play given; ``None``: an empty slot),
-        for puzzles and tests. Its :attr:`deal_` is not a full deck.
+        for puzzles and tests. Its :attr:`dealt` is not a full deck.
 
         Raises :class:`RulesError` / :class:`IllegalMoveError` for arguments of the wrong type or
         shape: one hand per seat, at most 9 centre slots, card values 1 to 12 (at most 3 of each)."""
@@ -216,7 +202,7 @@ class Game:
         _args.seat("to_move", to_move, rules.players, IllegalMoveError)
         g = Game.__new__(Game)
         g.rules = rules
-        g.deal_ = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(v for v in centre if v is not None))
+        g.dealt = Deal(tuple(tuple(sorted(h)) for h in hands), tuple(v for v in centre if v is not None))
         g.table = Table.constructed(rules, [len(h) for h in hands], [v is not None for v in centre], to_move)
         g.hands = [sorted(h) for h in hands]
         g.centre = list(centre)
@@ -241,7 +227,7 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """``{"rules", "first_player", "deal", "events"}`` (a turn in progress included)."""
         return {"rules": self.rules.to_json(), "first_player": self.table.first_player,
-                "deal": self.deal_.to_json(), "events": [event_to_json(e) for e in self.table.finished_events()]}
+                "deal": self.dealt.to_json(), "events": [event_to_json(e) for e in self.table.finished_events()]}
 
     @classmethod
     def from_json(cls, data: Any) -> Game:
@@ -254,8 +240,8 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return (self.rules, self.deal_, self.table.first_player, self.table.finished_events()) == (
-            other.rules, other.deal_, other.table.first_player, other.table.finished_events())
+        return (self.rules, self.dealt, self.table.first_player, self.table.finished_events()) == (
+            other.rules, other.dealt, other.table.first_player, other.table.finished_events())
 
     __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
 
@@ -264,7 +250,7 @@ class Game:
         """An independent copy of the current state (without the undo history)."""
         g = Game.__new__(Game)
         g.rules = self.rules
-        g.deal_ = self.deal_
+        g.dealt = self.dealt
         g.table = self.table.copy()
         g.hands = [h[:] for h in self.hands]
         g.centre = self.centre[:]
@@ -283,6 +269,11 @@ class Game:
             self.centre = centre
 
     # -- views of the state ----------------------------------------------------
+    @property
+    def deal_(self) -> Deal:
+        """Another name of :attr:`dealt`, for code that uses it."""
+        return self.dealt
+
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
@@ -364,7 +355,7 @@ class Game:
             rules,
             self.table.first_player,
             seat,
-            None if seat is None else self.deal_.hands[seat],
+            None if seat is None else self.dealt.hands[seat],
             tuple(events),
             None if seat is None else tuple(self.hands[seat]),
             self.table.copy(),

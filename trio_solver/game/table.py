@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .._args import show as _show
-from .._json import fail
+from .._json import fail, is_int, json_object
 from ..errors import IllegalMoveError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, where
 from .reveal import Reveal, Revealed
@@ -75,7 +75,6 @@ class Outcome:
     @classmethod
     def from_json(cls, data: Any) -> Outcome:
         """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
-        from .._json import is_int, json_object
         d = json_object(data, "outcome", ("winner", "seats", "trios", "reason"))
         try:
             out = cls(d["winner"], tuple(d["seats"]), tuple(d["trios"]), d["reason"])

@@ -40,7 +40,7 @@ from ..errors import IllegalMoveError, NotationError, RecordError, TrioError, Vi
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events, where
 from .table import CheapContradictions, Outcome, Table, drive, drive_reveal, drive_swap
 from .reveal import Reveal, Revealed
-from .rules import COPIES, VALUES, Rules, read_position_head
+from .rules import VALUES, Rules, read_cards, read_position_head
 from .._display import html_of
 
 __all__ = ["PlayerView", "replay_view"]
@@ -438,25 +438,11 @@ def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand
     if seat is not None and hand is not None:
         if not is_int(seat) or not 0 <= seat < rules.players:
             fail("viewer.seat", f"expected a seat 0 to {rules.players - 1}, got {_show(seat, 80)}")
-        own = _check_hand(hand, rules.hand_size, "viewer.hand")
+        own = tuple(sorted(read_cards(hand, "viewer.hand", rules.hand_size)))
     target = _ViewTarget(rules, first_player, seat, own)
     checker = CheapContradictions(rules)
     filled = drive(target, events, (seat, target.own), on_event, checker)
     return target.view(tuple(filled), _Replayer(target, checker), None)
-
-
-def _check_hand(hand: Sequence[int], size: int, loc: str) -> tuple[int, ...]:
-    if not isinstance(hand, (list, tuple)):
-        fail(loc, "expected a list of card values")
-    for k, v in enumerate(hand):
-        if not is_int(v) or v not in VALUES:
-            fail(f"{loc}[{k}]", f"card values are 1 to 12, got {_show(v, 80)}")
-    if len(hand) != size:
-        fail(loc, f"{len(hand)} cards, the rules deal {size}")
-    for v in VALUES:
-        if list(hand).count(v) > COPIES:
-            fail(loc, f"{list(hand).count(v)} cards of value {v}, the deck has {COPIES}")
-    return tuple(sorted(hand))
 
 
 def replay_view(

@@ -1,0 +1,223 @@
+"""The questions the doors ask of a record: one function each, called by the command line
+(:mod:`~trio_solver.doors.cli`), the engine protocol (:mod:`~trio_solver.doors.protocol`) and,
+through the protocol, the HTTP service, so the three doors give the same answers.
+
+Each takes a :class:`~trio_solver.game.record.Record` and library arguments, checks them, and
+returns the library's object and/or the JSON that ``--json`` prints and the protocol answers
+(docs/INTERFACE.md). A ``seat`` is a seat, ``None`` (a spectator) or
+:data:`~trio_solver.game.record.DEFAULT_SEAT`, resolved and checked by
+:meth:`Record.seat <trio_solver.game.record.Record.seat>`. Errors are
+:class:`~trio_solver.errors.TrioError` naming the library argument (``seat``, ``after``, ...).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Literal, cast
+
+from ..decide.bots import make_bot
+from ..decide.evaluate import DEFAULT_ADVISE_SAMPLES, DEFAULT_PRECISION, GameEvaluation, advise_game
+from ..decide.evaluate import evaluate as _evaluate
+from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
+from ..decide.search import Advice, advise as _advise
+from ..decide.stopping import DEFAULT_CONFIDENCE
+from ..errors import RecordError
+from ..game.events import Turn
+from ..game.record import DEFAULT_SEAT, Record, SeatChoice
+from ..game.reveal import Reveal, Revealed
+from ..game.rules import Rules
+from ..game.state import Game
+from ..game.view import PlayerView
+from ..infer import csp
+from ..infer.beliefs import Beliefs
+from ..infer.facts import STATE_BUDGET
+from ..infer.validate import Summary, check_record, explain_contradiction
+from ..report.analysis import DEFAULT_SAMPLES as DEFAULT_ANALYSE_SAMPLES
+from ..report.analysis import Analysis, analyse
+from ..report.render import describe_event, frame, move_json
+
+__all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
+           "new_game", "add_reveal", "add_swap", "bot_reveal"]
+
+#: What ``advise`` ranks by: the chance of a trio, of winning this turn, or of winning the game.
+OBJECTIVES = ("trio", "win", "game")
+
+
+def validate(record: Record) -> Summary:
+    """The summary of ``validate``: the record against the rules, and a deal that fits it."""
+    return check_record(record)
+
+
+def replay(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
+           after: int | None = None) -> dict[str, Any]:
+    """The JSON of ``replay --json``: the table after 0, 1, ... ``after`` events from ``seat``'s view
+    (``"all"``: every hand, which is the default of a full-deal record without a keeper)."""
+    chosen = record.seat(seat, after, every_hand=True)
+    last = len(record.events) if after is None else after
+    # the events as the chosen view saw them: other teams' swap values stay secret
+    shown = record.events if chosen == "all" else record.view(chosen).events
+    frames = []
+    for k, position in enumerate(record.states()[: last + 1]):
+        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
+        move = None if k == 0 else move_json(shown[k - 1])
+        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, "move": move,
+                       **frame(cast("Game | PlayerView", position), chosen)})
+    return {"seat": chosen, "frames": frames}
+
+
+def state(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
+          after: int | None = None) -> dict[str, Any]:
+    """One frame of :func:`replay` (the position after ``after`` events) with ``legal``, the legal
+    reveals, and ``events``, the number of events of the record."""
+    data = replay(record, seat, after)
+    out: dict[str, Any] = {"seat": data["seat"], **data["frames"][-1]}
+    view = record.view(None, after)
+    out["legal"] = [] if view.over else [str(r) for r in view.legal_reveals()]
+    out["events"] = len(record.events)
+    return out
+
+
+def beliefs(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None,
+            swap_budget: int | None = None) -> Beliefs:
+    """The :class:`~trio_solver.infer.beliefs.Beliefs` of ``beliefs``: raises the explained contradiction
+    when no deal fits. Its ``to_json(after)`` is the JSON of ``beliefs --json``."""
+    view = record.view(seat, after)
+    found = Beliefs(view, swap_budget=STATE_BUDGET if swap_budget is None else swap_budget)
+    if not found.consistent:
+        raise explain_contradiction(record)
+    return found
+
+
+def placements(found: Beliefs, limit: int, swap_budget: int = STATE_BUDGET) -> dict[str, Any]:
+    """``beliefs --list``: ``placement_count``, and ``placements``: every possible placement of the hidden
+    cards, most likely first, if at most ``limit`` fit, else the first ``limit`` found, each with its exact
+    probability (``None`` for one that hides secret swap cards: its weight sums over them)."""
+    count = found.placement_count()
+    if count <= limit:
+        listed = [{"probability": float(p), "rows": _matrix_json(m)} for p, m in csp.placements(found.facts, limit)]
+        return {"placement_count": count, "placements": listed}
+    total = Beliefs(found.view, exact=True, swap_budget=swap_budget).total_weight
+    listed = []
+    for m, bits in csp.solutions(found.facts):
+        p = None if bits else float(Fraction(csp.weight(found.facts, m, bits), total))
+        listed.append({"probability": p, "rows": _matrix_json({k: c for k, c in m.items() if c})})
+        if len(listed) >= limit:
+            break
+    return {"placement_count": count, "placements": listed}
+
+
+def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
+    rows: dict[str, list[int]] = {}
+    for (key, v), c in sorted(m.items()):
+        name = "unseen centre slots" if key < 0 else f"seat {key}"
+        rows.setdefault(name, []).extend([v] * c)
+    return rows
+
+
+def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None, objective: str = "win", *,
+           samples: int | None = None, seed: int = 0, confidence: float | None = None) -> tuple[Advice, dict[str, Any]]:
+    """The :class:`~trio_solver.decide.search.Advice` for the seat to move and the JSON of ``advise --json``.
+
+    ``objective`` is one of :data:`OBJECTIVES`; ``game`` ranks by the chance to win the game, from at most
+    ``samples`` posterior deals drawn from ``seed``, until the ranking is clear at ``confidence``."""
+    if seat is None:
+        raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
+    if objective not in OBJECTIVES:
+        raise RecordError("objective", f"expected 'trio', 'win' or 'game', got {objective!r}")
+    view = record.view(seat, after)
+    if objective == "game":
+        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed,
+                             confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
+    else:
+        advice = _advise(view, objective)  # type: ignore[arg-type]
+    data = advice.to_json()
+    data["after"] = len(view.events) if after is None else after
+    return advice, data
+
+
+def evaluate(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None, *,
+             samples: int | None = None, seed: int = 0,
+             precision: float | None = None) -> tuple[GameEvaluation, dict[str, Any]]:
+    """The :class:`~trio_solver.decide.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
+    at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
+    view = record.view(seat, after)
+    result = _evaluate(view, samples=DEFAULT_EVALUATE_SAMPLES if samples is None else samples, seed=seed,
+                       precision=DEFAULT_PRECISION if precision is None else precision)
+    data: dict[str, Any] = result.to_json(len(view.events) if after is None else after)
+    return result, data
+
+
+def analysis(record: Record, progress: Callable[[int, int], None] | None = None, *,
+             samples: int | None = None, seed: int = 0, confidence: float | None = None) -> Analysis:
+    """The :class:`~trio_solver.report.analysis.Analysis` of ``analyse``; its ``to_json()`` is ``analyse --json``.
+
+    ``samples``: the most posterior deals per candidate reveal (``None``: the default; ``0``: judge by
+    the turn only); ``confidence``: at which each label counts as clear (``None``: the default)."""
+    if not record.known_seats():
+        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
+    return analyse(record, progress, samples=DEFAULT_ANALYSE_SAMPLES if samples is None else samples, seed=seed,
+                   confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
+
+
+def new_game(rules: Rules, seed: int, first_player: int | None = None,
+             names: Sequence[str] | None = None) -> dict[str, Any]:
+    """A new full-deal record with no events, dealt from ``seed``: ``{"record", "seed"}``."""
+    game = Game.deal(rules, seed, first_player=first_player)
+    record = Record.from_game(game, names)
+    return {"record": record.to_json(values=False), "seed": seed}
+
+
+def _status(record: Record) -> str:
+    view = record.view(None)
+    if view.winner is not None:
+        return "won"
+    if view.turn:
+        return "continue"
+    last = record.events[-1]
+    assert isinstance(last, Turn)
+    values = [r.value for r in last.reveals]
+    return "trio" if len(values) == 3 and len(set(values)) == 1 else "failed"
+
+
+def _open_spectator(record: Record, op: str) -> PlayerView:
+    spectator = record.view(None)
+    if spectator.over:
+        raise RecordError(op, f"the game is over (seat {spectator.winner} won)")
+    return spectator
+
+
+def add_reveal(record: Record, reveal: Reveal | Revealed) -> dict[str, Any]:
+    """The record with one more reveal (a :class:`Revealed`, with the value it showed, for a record
+    without the deal): ``{"record", "value", "status", "to_move"}``."""
+    spectator = _open_spectator(record, "move")
+    entry = {**reveal.reveal.to_json(), "value": reveal.value} if isinstance(reveal, Revealed) else reveal.to_json()
+    doc = record.to_json()
+    events: list[Any] = doc["events"]
+    if spectator.turn:
+        events[-1]["reveals"].append(entry)
+    else:
+        events.append({"turn": spectator.to_move, "reveals": [entry]})
+    new = Record.from_json(doc)
+    value = new.events[-1].reveals[-1].value  # type: ignore[union-attr]
+    return {"record": new.to_json(), "value": value, "status": _status(new), "to_move": new.view(None).to_move}
+
+
+def add_swap(record: Record, seats: Any, cards: Any) -> dict[str, Any]:
+    """The record with one more team swap (``cards``: ``None`` when they are secret to the record):
+    ``{"record", "value": None, "status": "swap", "to_move"}``; the record's rules check it."""
+    _open_spectator(record, "move")
+    doc = record.to_json()
+    doc["events"].append({"swap": seats, "cards": cards})
+    new = Record.from_json(doc)
+    return {"record": new.to_json(), "value": None, "status": "swap", "to_move": new.view(None).to_move}
+
+
+def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = None) -> dict[str, Any]:
+    """The reveal the bot ``name`` chooses for the seat to move, from that seat's view only:
+    ``{"reveal", "seat"}``."""
+    spectator = _open_spectator(record, "bot")
+    view = record.view(spectator.to_move)
+    bot = make_bot(name, random.Random(seed), budget=budget)
+    return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
