@@ -27,12 +27,13 @@ from . import _args
 from ._args import show as _show
 from .beliefs import Beliefs
 from .errors import ViewError
-from .expert import ExpertBot, solver_score
+from .expert import ExpertBot, TiesExpertBot, bot_order, solver_score
 from .swaps import pairing_swap
 from .reveal import Reveal
 from .rules import COPIES, SEVEN, VALUES
 from .search import advise
 from .replay import StepReader
+from .rollout import DEFAULT_POLICY, ModelBot
 from .view import PlayerView
 
 __all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory", "MemoryTracker"]
@@ -348,7 +349,7 @@ class SolverBot:
         adv = advise(view, "trio", beliefs=beliefs)
         mem = self._remember(view) if self.leak_weight and not view.turn else None
         scored = []
-        for e in adv.evaluations:
+        for e in bot_order(view, adv.evaluations):
             score = solver_score(view, e)
             if mem is not None:
                 score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
@@ -386,7 +387,25 @@ def _leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> fl
     return leak
 
 
-BOT_NAMES = ("random", "memory", "solver", "expert")
+BOT_NAMES = ("random", "memory", "solver", "playout", "expert-ties", "expert")
+
+
+class PlayoutBot(ModelBot):
+    """The rollout policy of the playouts (``scoring``, :mod:`trio_solver.rollout`) as a bot: perfect
+    memory, chances by counting, first reveals scored as ``solver`` scores them; deterministic."""
+
+    name = "playout"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, DEFAULT_POLICY)
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        return super().choose_reveal(view)
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        return super().choose_swap(view)
 
 
 def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
@@ -401,7 +420,8 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
         raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
     _args.rng("rng", rng, ViewError)
     factories: dict[str, Callable[[random.Random], Bot]] = {
-        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
+        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot, "playout": PlayoutBot,
+        "expert-ties": (lambda r: TiesExpertBot(r, budget=budget)),
         "expert": (lambda r: ExpertBot(r, budget=budget)),
     }
     try:

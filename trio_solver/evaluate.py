@@ -39,7 +39,8 @@ from . import kernel, limits
 from .beliefs import Beliefs
 from .errors import ViewError
 from .facts import POOL
-from .rollout import PublicMemory, Sim, public_memory, rules_array, state_array, to_action, turn_actions
+from .rollout import (DEFAULT_POLICY, PublicMemory, Sim, public_memory, rules_array, state_array, to_action,
+                      turn_actions)
 from .reveal import Reveal
 from .search import Advice, Evaluation, advise
 from .stopping import DEFAULT_CONFIDENCE, MAX_DEALS, Stopping
@@ -115,14 +116,16 @@ class Posterior:
     """Deals drawn exactly from a view's posterior by the compiled kernel, shared by every candidate
     (common random numbers): deal ``j`` of a seed is the same whichever batch draws it."""
 
-    def __init__(self, view: PlayerView, beliefs: Beliefs | None = None) -> None:
+    def __init__(self, view: PlayerView, beliefs: Beliefs | None = None, policy: str = DEFAULT_POLICY) -> None:
+        """The deals of ``view``'s posterior (``beliefs``: its beliefs, built if ``None``), played out by
+        the rollout ``policy`` (:data:`trio_solver.rollout.POLICIES`)."""
         b = beliefs if beliefs is not None else Beliefs(view)
         if not b.consistent:
             raise ViewError("no deal fits this view: the record contradicts itself")
         self.view = view
         self.beliefs = b
         self.memory: PublicMemory = public_memory(view)
-        self.rules = rules_array(view.rules)
+        self.rules = rules_array(view.rules, policy)
         facts = b.facts
         hands: list[list[int]] = [[0] * n for n in facts.table.sizes]
         if facts.seat is not None and facts.hand is not None:

@@ -39,7 +39,7 @@ time at every table size.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from . import _args
 from .beliefs import Beliefs
@@ -76,6 +76,22 @@ def solver_score(view: PlayerView, e: Evaluation) -> float:
     return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
 
 
+def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
+    """``evaluations`` in the order the bots break ties of their scores: the chance of a trio, of a win
+    now, the goal, then the mover's own known card first, then the order of the legal reveals. This is
+    the bots' own order, kept apart from the advice's presentation order (:func:`trio_solver.search.advise`,
+    which puts a card everyone knows first), so that the ``solver`` bot every measurement plays
+    against does not change with the presentation."""
+    legal = {r: i for i, r in enumerate(view.legal_reveals())}
+    seat = view.seat
+
+    def key(e: Evaluation) -> tuple[float, ...]:
+        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
+        return (-round(e.p_trio, 12), -round(e.p_win, 12), -round(e.progress, 12), -own, legal[e.reveal])
+
+    return sorted(evaluations, key=key)
+
+
 def default_budget(players: int) -> int:
     """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by (3/players)²
     (1080 at 4, 691 at 5, 480 at 6): a playout is longer with more players, and so is the list of
@@ -90,10 +106,13 @@ def _check_budget(budget: object) -> int:
     return budget
 
 
-class ExpertBot:
-    """Playouts to the end of the game over exact posterior samples, among the advisor's best candidates."""
+class TiesExpertBot:
+    """``expert-ties``: playouts to the end of the game over exact posterior samples, among the advisor's
+    reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn."""
 
-    name = "expert"
+    name = "expert-ties"
+    #: The rollout policy of its playouts (:data:`trio_solver.rollout.POLICIES`).
+    policy = "counting"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
@@ -124,9 +143,8 @@ class ExpertBot:
         return solver_score(view, e)
 
     def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
-        """The advisor's evaluations, best turn-level score first (ties in the advisor's order)."""
-        order = {e.reveal: i for i, e in enumerate(advice.evaluations)}
-        return sorted(advice.evaluations, key=lambda e: (-round(self.score(view, e), 12), order[e.reveal]))
+        """The advisor's evaluations, best turn-level score first (ties in the bots' order, :func:`bot_order`)."""
+        return sorted(bot_order(view, advice.evaluations), key=lambda e: -round(self.score(view, e), 12))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         beliefs = Beliefs(view, read=self.read)
@@ -140,13 +158,13 @@ class ExpertBot:
             if e.p_trio >= 1 - 1e-9:  # a sure trio with the best turn score: nothing to search
                 return e.reveal
         if view.turn:
-            return self._continue(view, ranked)
+            return self._continue(view, ranked, beliefs, seed)
         if len(ranked) == 1:
             return ranked[0].reveal
         cands = self.candidates_of(view, ranked)
         if len(cands) == 1:
             return cands[0].reveal
-        post = Posterior(view, beliefs)
+        post = Posterior(view, beliefs, self.policy)
         return self._race(post, cands, seed, self._budget_for(view)).reveal
 
     def _budget_for(self, view: PlayerView) -> int:
@@ -169,7 +187,7 @@ class ExpertBot:
             cands.append(quiet)  # a failure teaches the table nothing
         return cands
 
-    def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
 
         With no chance of a trio left, or a best chance below :attr:`quiet_below`
@@ -247,7 +265,7 @@ class ExpertBot:
         options = self.swap_options(view, beliefs)
         if len(options) == 1 or not beliefs.consistent:
             return options[0]
-        post = Posterior(view, beliefs)
+        post = Posterior(view, beliefs, self.policy)
         budget = self._budget_for(view)
         outcomes: list[list[float]] = [[] for _ in options]
 
@@ -257,3 +275,26 @@ class ExpertBot:
             return {i: sum(outcomes[i]) / len(outcomes[i]) for i in alive}
 
         return options[self._halving(len(options), budget, play_round)]
+
+
+class ExpertBot(TiesExpertBot):
+    """``expert``: searches every distinct legal reveal, at the start of a turn and in its middle, by
+    playouts to the end of the game on common posterior deals (successive halving), the opponents and
+    itself played by the ``scoring`` rollout policy (the ``solver`` bot's turn score on counted
+    chances). A certain trio with the best turn score is taken without a search."""
+
+    name = "expert"
+    policy = "scoring"
+
+    def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
+                 window: float | None = None, stratify: bool = True, halving: bool = True,
+                 read: float | None = DEFAULT_READ) -> None:
+        super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
+                         halving=halving, read=read)
+
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
+        """Mid-turn: every distinct reveal raced as at the start of a turn."""
+        cands = distinct_moves(view, public_memory(view), ranked)
+        if len(cands) == 1:
+            return cands[0].reveal
+        return self._race(Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal

@@ -134,9 +134,19 @@ def public_memory(view: PlayerView) -> PublicMemory:
                         tuple(v if p else None for v, p in zip(slots, view.centre_present)), tuple(in_progress))
 
 
-def rules_array(rules: Rules) -> np.ndarray:
-    """The kernel's array of ``rules`` (:mod:`trio_solver.kernel`: players, mode, sides, partners, links)."""
+#: The rollout policies by name: ``counting`` (the model described above) and ``scoring`` (the same
+#: chances, first reveals scored as the ``solver`` bot scores them: its goal weights and the leak of a
+#: failed turn).
+POLICIES = {"counting": kernel.COUNTING, "scoring": kernel.SOLVER}
+#: The policy of every playout unless another is asked for.
+DEFAULT_POLICY = "scoring"
+
+
+def rules_array(rules: Rules, policy: str = DEFAULT_POLICY) -> np.ndarray:
+    """The kernel's array of ``rules`` (:mod:`trio_solver.kernel`: players, mode, sides, partners, links)
+    and the rollout ``policy`` (a name of :data:`POLICIES`)."""
     rp = np.zeros(kernel.RULES_SIZE, np.int64)
+    rp[kernel.R_POLICY] = POLICIES[policy]
     n = rules.players
     rp[kernel.R_PLAYERS] = n
     rp[kernel.R_PICANTE] = 1 if rules.mode is Mode.PICANTE else 0
@@ -205,12 +215,13 @@ class Sim:
 
     @classmethod
     def from_view(cls, view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
-                  centre: Sequence[int | None]) -> Sim:
-        """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample).
+                  centre: Sequence[int | None], policy: str = DEFAULT_POLICY) -> Sim:
+        """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample),
+        played by ``policy``.
 
         The turn in progress of the view is replayed, so the cards face up are face up here too.
         """
-        sim = cls(view.rules, rules_array(view.rules), state_array(view, memory, hands, centre))
+        sim = cls(view.rules, rules_array(view.rules, policy), state_array(view, memory, hands, centre))
         for a in turn_actions(memory):
             kernel.apply(sim.st, sim.rp, a)
         return sim
@@ -340,32 +351,37 @@ class ModelBot:
     """The rollout model as a bot: what :mod:`trio_solver.evaluate` assumes every player does.
 
     It builds a compact state from its view alone (unknown cards are placeholders the
-    model never reads) and asks :meth:`Sim.choose`. Deterministic; makes no swaps.
-    Used to test that evaluations are calibrated on games the model plays.
+    model never reads) and asks :meth:`Sim.choose` (at a swap moment, :meth:`Sim.give`).
+    Deterministic. Used to test that evaluations are calibrated on games the model plays.
     """
 
     name = "model"
 
-    def __init__(self, rng: object = None) -> None:
+    def __init__(self, rng: object = None, policy: str = DEFAULT_POLICY) -> None:
         self.rng = rng
+        self.policy = policy
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        sim = self.state(view)
+        sim = self.state(view, self.policy)
         a = sim.choose()
         if a is None:  # cannot happen in a dealt game: some reveal is always legal
             raise ViewError("no legal reveal")
         return to_reveal(a)
 
     @staticmethod
-    def state(view: PlayerView) -> Sim:
-        """The compact state of ``view``: the viewer's hand, remembered cards, placeholders (0) elsewhere."""
+    def state(view: PlayerView, policy: str = DEFAULT_POLICY) -> Sim:
+        """The compact state of ``view``, played by ``policy``: the viewer's hand, remembered cards,
+        placeholders (0) elsewhere."""
         memory = public_memory(view)
         hands = [[v if v is not None else 0 for v in h] for h in memory.hands]
         if view.seat is not None and view.hand is not None:
             hands[view.seat] = list(view.hand)
         centre = [v if v is not None else (0 if here else None)
                   for v, here in zip(memory.slots, view.centre_present)]
-        return Sim.from_view(view, memory, hands, centre)
+        return Sim.from_view(view, memory, hands, centre, policy)
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        return None
+        """At a swap moment: the card the policy gives its partner (:meth:`Sim.give`; ``None``: no swap)."""
+        if view.seat is None:
+            return None
+        return self.state(view, self.policy).give(view.seat)
