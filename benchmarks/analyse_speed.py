@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from trio_solver import Record, Rules
-from trio_solver.analysis import analyse
-from trio_solver.bots import make_bot
-from trio_solver.simulate import play_game
+from trio_solver.report.analysis import analyse
+from trio_solver.decide.bots import make_bot
+from trio_solver.run.simulate import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.rules import Rules  # noqa: E402
-from trio_solver.simulate import run_tournament  # noqa: E402
+from trio_solver.game.rules import Rules  # noqa: E402
+from trio_solver.run.simulate import run_tournament  # noqa: E402
 
 
 def _clock_ticks() -> int:

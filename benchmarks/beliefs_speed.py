@@ -26,13 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.beliefs import Beliefs  # noqa: E402
-from trio_solver import simulate  # noqa: E402
-from trio_solver.bots import MemoryBot  # noqa: E402
-from trio_solver.engine import Game  # noqa: E402
-from trio_solver.reveal import Reveal  # noqa: E402
-from trio_solver.rules import VALUES, Mode, Rules  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.infer.beliefs import Beliefs  # noqa: E402
+from trio_solver.run import simulate  # noqa: E402
+from trio_solver.decide.bots import MemoryBot  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
+from trio_solver.game.reveal import Reveal  # noqa: E402
+from trio_solver.game.rules import VALUES, Mode, Rules  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 TARGET_MEDIAN = 0.020
 TARGET_WORST = 0.250

@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.bots import make_bot  # noqa: E402
-from trio_solver.expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
-from trio_solver.reveal import Reveal  # noqa: E402
-from trio_solver.rules import Mode, Rules  # noqa: E402
-from trio_solver.simulate import game_seed, play_game  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
+from trio_solver.game.reveal import Reveal  # noqa: E402
+from trio_solver.game.rules import Mode, Rules  # noqa: E402
+from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 
 class Timed(ExpertBot):

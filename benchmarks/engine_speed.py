@@ -1,6 +1,6 @@
 """Engine speed: random games per second and reveals per second, per setting.
 
-Plays :func:`trio_solver.engine.play_random_game` (uniformly random legal reveals,
+Plays :func:`trio_solver.game.state.play_random_game` (uniformly random legal reveals,
 random team swaps) with ``random.Random(seed)`` on one core, for 3, 4, 5 and 6
 players and for team play at 4 and 6, each for ``--seconds`` seconds, and
 prints a table. The target is 50,000 reveals per second on one core.
@@ -16,9 +16,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from trio_solver.engine import play_random_game
-from trio_solver.rules import Mode, Rules
-from trio_solver.events import Turn
+from trio_solver.game.state import play_random_game
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.game.events import Turn
 
 TARGET = 50_000  # reveals per second
 

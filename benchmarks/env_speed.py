@@ -23,10 +23,10 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-import trio_solver.openspiel  # noqa: F401  (registers python_trio)
+import trio_solver.doors.openspiel  # noqa: F401  (registers python_trio)
 from trio_solver import Game, Rules
-from trio_solver.envs import trio_v0
-from trio_solver.envs.core import TrioMatch
+from trio_solver.doors.envs import trio_v0
+from trio_solver.doors.envs.core import TrioMatch
 
 SETTINGS = [(3, False), (4, False), (6, False), (4, True), (6, True)]
 

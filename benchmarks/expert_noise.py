@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.bots import make_bot  # noqa: E402
-from trio_solver.engine import Game  # noqa: E402
-from trio_solver.expert import ExpertBot  # noqa: E402
-from trio_solver.rules import Mode, Rules  # noqa: E402
-from trio_solver.simulate import play_game  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
+from trio_solver.decide.expert import ExpertBot  # noqa: E402
+from trio_solver.game.rules import Mode, Rules  # noqa: E402
+from trio_solver.run.simulate import play_game  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 
 def positions(rules: Rules, count: int, seed: int) -> list[PlayerView]:

@@ -33,16 +33,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.beliefs import Beliefs  # noqa: E402
-from trio_solver.bots import make_bot  # noqa: E402
-from trio_solver.engine import Game  # noqa: E402
-from trio_solver.evaluate import Posterior, distinct_moves, playout_tallies  # noqa: E402
-from trio_solver.expert import ExpertBot  # noqa: E402
-from trio_solver.rollout import public_memory  # noqa: E402
-from trio_solver.rules import Rules  # noqa: E402
-from trio_solver.search import Evaluation, advise  # noqa: E402
-from trio_solver.simulate import play_game  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.infer.beliefs import Beliefs  # noqa: E402
+from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
+from trio_solver.decide.evaluate import Posterior, distinct_moves, playout_tallies  # noqa: E402
+from trio_solver.decide.expert import ExpertBot  # noqa: E402
+from trio_solver.decide.rollout import public_memory  # noqa: E402
+from trio_solver.game.rules import Rules  # noqa: E402
+from trio_solver.decide.search import Evaluation, advise  # noqa: E402
+from trio_solver.run.simulate import play_game  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 WIDE = 6
 

@@ -1,6 +1,6 @@
 """OpenSpiel's ISMCTSBot against trio_solver's bots in ``python_trio`` (prints a table).
 
-One ISMCTSBot (with :class:`trio_solver.openspiel.TrioEvaluator`, and the exact
+One ISMCTSBot (with :class:`trio_solver.doors.openspiel.TrioEvaluator`, and the exact
 resampling of ``python_trio``) plays against ``players - 1`` copies of one trio_solver
 bot; the ISMCTS seat rotates with the game number and the first player is dealt by
 chance. Each game is seeded from ``--seed`` and its number, so results do not depend
@@ -9,7 +9,7 @@ on ``--workers``. Win rates come with Wilson 95% intervals.
     .venv/bin/python benchmarks/ismcts_strength.py --games 40 --budgets 10,40 \
         --opponents memory,solver --workers 2 --seed 1
 
-Any bot name that ``trio_solver.bots.make_bot`` knows is accepted in ``--opponents``.
+Any bot name that ``trio_solver.decide.bots.make_bot`` knows is accepted in ``--opponents``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-import trio_solver.openspiel as tos
-from trio_solver.bots import make_bot
-from trio_solver.simulate import game_seed, wilson
+import trio_solver.doors.openspiel as tos
+from trio_solver.decide.bots import make_bot
+from trio_solver.run.simulate import game_seed, wilson
 
 
 def play_one(args: tuple[int, str, int, int, int, str]) -> tuple[int, float, int, float]:

@@ -41,8 +41,8 @@ MEASURES = ("playouts", "evaluate", "advise", "analyse", "memory")
 # -- the measurements (run in a worker, against whichever trio_solver PYTHONPATH names) ---------------
 
 def _positions() -> list[Any]:
-    from trio_solver.engine import Game
-    from trio_solver.record import Record
+    from trio_solver.game.state import Game
+    from trio_solver.game.record import Record
 
     views = []
     for f in sorted(glob.glob(str(ROOT / "tests" / "corpus" / "*_bot.json"))):
@@ -69,7 +69,7 @@ def _quantiles(ts: list[float]) -> dict[str, float]:
 
 def measure_playouts() -> dict[str, Any]:
     from trio_solver import Game, Rules
-    from trio_solver.evaluate import Posterior
+    from trio_solver.decide.evaluate import Posterior
 
     out: dict[str, Any] = {}
     for players in (3, 6):
@@ -91,7 +91,7 @@ def measure_playouts() -> dict[str, Any]:
 
 
 def measure_evaluate() -> dict[str, Any]:
-    from trio_solver.evaluate import evaluate
+    from trio_solver.decide.evaluate import evaluate
 
     views = _positions()
     evaluate(views[0])
@@ -105,7 +105,7 @@ def measure_evaluate() -> dict[str, Any]:
 
 
 def measure_advise() -> dict[str, Any]:
-    from trio_solver.evaluate import advise_game
+    from trio_solver.decide.evaluate import advise_game
 
     views = _positions()
     advise_game(views[0])
@@ -118,8 +118,8 @@ def measure_advise() -> dict[str, Any]:
 
 
 def measure_analyse() -> dict[str, Any]:
-    from trio_solver.analysis import analyse
-    from trio_solver.record import Record
+    from trio_solver.report.analysis import analyse
+    from trio_solver.game.record import Record
 
     games = [ROOT / "examples" / "full_deal_4p.json"] + sorted(Path(p) for p in
                                                               glob.glob(str(ROOT / "tests" / "corpus" / "p6_*_bot.json")))
@@ -134,11 +134,11 @@ def measure_analyse() -> dict[str, Any]:
 
 
 def measure_memory() -> dict[str, Any]:
-    from trio_solver.beliefs import Beliefs
-    from trio_solver.bots import make_bot
-    from trio_solver.engine import Game
-    from trio_solver.rules import Rules
-    from trio_solver.simulate import play_game
+    from trio_solver.infer.beliefs import Beliefs
+    from trio_solver.decide.bots import make_bot
+    from trio_solver.game.state import Game
+    from trio_solver.game.rules import Rules
+    from trio_solver.run.simulate import play_game
 
     t = time.process_time()
     for g in range(30):

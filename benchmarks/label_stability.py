@@ -19,10 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trio_solver import Record, Rules  # noqa: E402
-from trio_solver.analysis import analyse  # noqa: E402
-from trio_solver.bots import make_bot  # noqa: E402
-from trio_solver.rules import Mode  # noqa: E402
-from trio_solver.simulate import play_game  # noqa: E402
+from trio_solver.report.analysis import analyse  # noqa: E402
+from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.game.rules import Mode  # noqa: E402
+from trio_solver.run.simulate import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = ([Rules(3), Rules(3, Mode.PICANTE)] * 3 + [Rules(4), Rules(4, Mode.PICANTE)] * 2 + [Rules(4)]

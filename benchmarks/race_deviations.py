@@ -2,9 +2,9 @@
 
 The expert plays 3-player simple games against two ``solver`` bots (``--deals``
 deals, the expert in each seat). At every start-of-turn race whose winner is not the
-best reveal by the turn score (:func:`trio_solver.expert.solver_score`), both reveals
+best reveal by the turn score (:func:`trio_solver.decide.expert.solver_score`), both reveals
 are valued by *true-policy rollouts*: ``--rollouts`` deals drawn exactly from the
-expert's posterior (:func:`trio_solver.sampling.sample_game`), each played to its end
+expert's posterior (:func:`trio_solver.infer.sampling.sample_game`), each played to its end
 once after each reveal, the opponents playing as ``solver`` and the mover going on as
 the turn-score bot (the expert with a window of 0 and one candidate: no race). The
 two reveals share every deal, so the gap is paired. It prints the mean gain of a
@@ -31,17 +31,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.beliefs import Beliefs  # noqa: E402
-from trio_solver.bots import Bot, SolverBot  # noqa: E402
-from trio_solver.engine import Game  # noqa: E402
-from trio_solver.evaluate import Posterior  # noqa: E402
-from trio_solver.expert import DEFAULT_WINDOW, ExpertBot, solver_score  # noqa: E402
-from trio_solver.reveal import Reveal  # noqa: E402
-from trio_solver.rules import Rules  # noqa: E402
-from trio_solver.search import Evaluation  # noqa: E402
-from trio_solver.sampling import sample_game  # noqa: E402
-from trio_solver.simulate import game_seed, play_game  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.infer.beliefs import Beliefs  # noqa: E402
+from trio_solver.decide.bots import Bot, SolverBot  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
+from trio_solver.decide.evaluate import Posterior  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_WINDOW, ExpertBot, solver_score  # noqa: E402
+from trio_solver.game.reveal import Reveal  # noqa: E402
+from trio_solver.game.rules import Rules  # noqa: E402
+from trio_solver.decide.search import Evaluation  # noqa: E402
+from trio_solver.infer.sampling import sample_game  # noqa: E402
+from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 #: A departure: the view, the turn-score best, the race's choice, and the turn-score gap between them.
 Departure = tuple[PlayerView, Reveal, Reveal, float]

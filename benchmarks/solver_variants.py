@@ -4,7 +4,7 @@ played with the variant in each seat (the duplicate format of ``strength.py``).
 A variant is ``leak=W`` (``SolverBot`` with leak weight ``W``; ``solver`` itself is
 ``leak=0.5``) or ``turn`` (the ``expert`` bot with a window of 0 and one candidate,
 so it never races: the best reveal by the turn score of
-:func:`trio_solver.expert.solver_score`, no leak penalty, and the expert's mid-turn
+:func:`trio_solver.decide.expert.solver_score`, no leak penalty, and the expert's mid-turn
 rule). ``turn:NAME=X:...`` changes the turn score of ``turn``: ``win``, ``trio``,
 ``goal`` are the weights of ``p_win``, ``p_trio`` and ``progress/goal`` (3, 1, 0.5);
 ``danger`` subtracts that weight times the chance that the first reveal shows a
@@ -15,10 +15,10 @@ needed, as the goal term is); ``deny`` adds that weight times the chance of a tr
 of a value an opponent's trio would win with; ``next`` subtracts that weight times
 the chance of failure when the first reveal is a card the next player does not
 know (not its own, not public). ``safe`` is the expert's mid-turn threshold instead
-(:data:`trio_solver.expert.QUIET_BELOW`): below that chance of a trio a card
+(:data:`trio_solver.decide.expert.QUIET_BELOW`): below that chance of a trio a card
 everyone knows is revealed (``safe=0``: only with no chance at all). ``read`` is the weight the
 bot's beliefs give a deal for each opponent choice it makes unlikely
-(:data:`trio_solver.expert.DEFAULT_READ`; ``read=0``: the opponents' choices are not read).
+(:data:`trio_solver.decide.expert.DEFAULT_READ`; ``read=0``: the opponents' choices are not read).
 Each costs about what ``solver`` costs (a third of a second a game), so thousands of
 games settle a question of a point or two that the expert's own benchmark cannot
 afford. Figures: the variant's wins, its rate with the standard error over deals
@@ -48,13 +48,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from strength import Duplicate  # noqa: E402
-from trio_solver.bots import Bot, SolverBot, make_bot  # noqa: E402
-from trio_solver.expert import DEFAULT_READ, QUIET_BELOW, ExpertBot  # noqa: E402
-from trio_solver.rollout import public_memory  # noqa: E402
-from trio_solver.rules import SEVEN, Mode, Rules  # noqa: E402
-from trio_solver.search import Evaluation, live_links  # noqa: E402
-from trio_solver.simulate import game_seed, play_game, wilson  # noqa: E402
-from trio_solver.view import PlayerView  # noqa: E402
+from trio_solver.decide.bots import Bot, SolverBot, make_bot  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_READ, QUIET_BELOW, ExpertBot  # noqa: E402
+from trio_solver.decide.rollout import public_memory  # noqa: E402
+from trio_solver.game.rules import SEVEN, Mode, Rules  # noqa: E402
+from trio_solver.decide.search import Evaluation, live_links  # noqa: E402
+from trio_solver.run.simulate import game_seed, play_game, wilson  # noqa: E402
+from trio_solver.game.view import PlayerView  # noqa: E402
 
 
 WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0, "deny": 0.0, "next": 0.0,

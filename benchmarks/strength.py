@@ -55,8 +55,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.rules import Mode, Rules  # noqa: E402
-from trio_solver.simulate import run_tournament, wilson  # noqa: E402
+from trio_solver.game.rules import Mode, Rules  # noqa: E402
+from trio_solver.run.simulate import run_tournament, wilson  # noqa: E402
 
 
 def settings(only: str | None) -> list[Rules]:

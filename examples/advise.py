@@ -6,7 +6,7 @@
 import sys
 
 from trio_solver import Beliefs, Record
-from trio_solver.search import advise
+from trio_solver.decide.search import advise
 
 path = sys.argv[1] if len(sys.argv) > 1 else "examples/in_progress_5p.json"
 record = Record.load(path)

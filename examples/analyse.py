@@ -6,7 +6,7 @@
 import sys
 
 from trio_solver import Record
-from trio_solver.analysis import analyse
+from trio_solver.report.analysis import analyse
 
 path = sys.argv[1] if len(sys.argv) > 1 else "examples/full_deal_4p.json"
 samples = int(sys.argv[2]) if len(sys.argv) > 2 else 16  # playouts per candidate reveal (0: turn-level only)

@@ -13,8 +13,8 @@ import random
 from pathlib import Path
 
 from trio_solver import Record, Rules
-from trio_solver.bots import make_bot
-from trio_solver.simulate import play_game
+from trio_solver.decide.bots import make_bot
+from trio_solver.run.simulate import play_game
 
 HERE = Path(__file__).parent
 

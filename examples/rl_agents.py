@@ -21,13 +21,13 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-import trio_solver.openspiel as tos
+import trio_solver.doors.openspiel as tos
 from trio_solver import Rules
-from trio_solver.bots import make_bot
-from trio_solver.envs import trio_v0
-from trio_solver.envs.agents import BotAgent, PolicyBot
-from trio_solver.envs.core import Encoder
-from trio_solver.simulate import play_game, wilson
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.envs import trio_v0
+from trio_solver.doors.envs.agents import BotAgent, PolicyBot
+from trio_solver.doors.envs.core import Encoder
+from trio_solver.run.simulate import play_game, wilson
 
 RULES = Rules(3, "simple")
 ENCODER = Encoder(RULES)

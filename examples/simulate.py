@@ -6,7 +6,7 @@
 import sys
 
 from trio_solver import Rules
-from trio_solver.simulate import run_tournament
+from trio_solver.run.simulate import run_tournament
 
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 result = run_tournament(Rules(4, "simple"), ["solver", "memory", "memory", "memory"], games, seed=7)

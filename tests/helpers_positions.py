@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from trio_solver.beliefs import Placement
-from trio_solver.engine import Game
-from trio_solver.facts import extract
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.events import Swap, Turn
-from trio_solver.view import PlayerView
+from trio_solver.infer.beliefs import Placement
+from trio_solver.game.state import Game
+from trio_solver.infer.facts import extract
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, VALUES, Mode, Rules
+from trio_solver.game.events import Swap, Turn
+from trio_solver.game.view import PlayerView
 
 __all__ = [
     "ALL_RULES",
@@ -398,7 +398,7 @@ def _multiset_permutations(counts: dict[int, int]) -> Iterator[tuple[int, ...]]:
 def _public_changes(view: PlayerView) -> list[tuple[Any, ...]]:
     """The hand changes of the history from the public table alone, in order:
     ``("trio", value, {seat: cards}, slots)`` and ``("swap", event index, (a, b), cards or None)``."""
-    from trio_solver.replay import Table
+    from trio_solver.game.table import Table
 
     table = Table(view.rules, view.first_player)
     out: list[tuple[Any, ...]] = []
@@ -791,7 +791,7 @@ def assert_beliefs_match(view: PlayerView, b: Any, exact: Any, bf: BruteForce, c
     hidden row (``exact``: the model with ``exact=True``), and, from ``b``, every centre place in
     ``centre_slots``, every accessible end, every position of every hidden hand and the joint events
     of ``sequences`` random request sequences."""
-    from trio_solver.facts import POOL
+    from trio_solver.infer.facts import POOL
 
     Z = exact.total_weight
     for row in exact.facts.rows:

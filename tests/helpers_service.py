@@ -11,7 +11,7 @@ from typing import Any
 
 import uvicorn
 
-from trio_solver.service import create_app, server_config
+from trio_solver.doors.service import create_app, server_config
 
 
 @contextmanager

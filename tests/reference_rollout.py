@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trio_solver.kernel import ipow  # x ** m by repeated squaring: the same rounding in both models
-from trio_solver.rollout import CENTRE, HIGHEST, LOWEST, Action, PublicMemory
-from trio_solver.rules import COPIES, SEVEN, Mode, Rules
-from trio_solver.view import PlayerView
+from trio_solver.decide.rollout import CENTRE, HIGHEST, LOWEST, Action, PublicMemory
+from trio_solver.game.rules import COPIES, SEVEN, Mode, Rules
+from trio_solver.game.view import PlayerView
 
 MAX_TURNS = 3000
 

@@ -10,13 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_game
-from trio_solver.advice_text import advice_text, plan_lines
-from trio_solver.engine import Game
-from trio_solver.evaluate import advise_game, explain
-from trio_solver.knowledge import knowledge
-from trio_solver.rules import Rules
-from trio_solver.search import Advice, advise
-from trio_solver.view import PlayerView
+from trio_solver.report.advice_text import advice_text, plan_lines
+from trio_solver.game.state import Game
+from trio_solver.decide.evaluate import advise_game, explain
+from trio_solver.game.knowledge import knowledge
+from trio_solver.game.rules import Rules
+from trio_solver.decide.search import Advice, advise
+from trio_solver.game.view import PlayerView
 
 PLAN_LINE = re.compile(r"^if it shows (\d+) \((<?\d+)%\): (.*)$")
 

@@ -1,4 +1,4 @@
-"""The advisor (:func:`trio_solver.search.advise`) against independent oracles.
+"""The advisor (:func:`trio_solver.decide.search.advise`) against independent oracles.
 
 * an exact brute-force expectimax over every placement of the hidden cards
   (weighted by its number of physical shuffles, each checked by replaying the
@@ -23,16 +23,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trio_solver.beliefs import Beliefs, Placement
-from trio_solver.sampling import game_from_placement, sample_game
-from trio_solver.engine import Game
+from trio_solver.infer.beliefs import Beliefs, Placement
+from trio_solver.infer.sampling import game_from_placement, sample_game
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.facts import extract
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.search import advise, live_links
-from trio_solver.events import TurnStatus
-from trio_solver.view import PlayerView
+from trio_solver.infer.facts import extract
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, VALUES, Mode, Rules
+from trio_solver.decide.search import advise, live_links
+from trio_solver.game.events import TurnStatus
+from trio_solver.game.view import PlayerView
 
 from helpers_positions import random_position, sub_multisets, trio_line
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.analysis import THRESHOLDS, analyse, label_for
-from trio_solver.engine import Game
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
-from trio_solver.search import advise
-from trio_solver.simulate import play_game
-from trio_solver.events import Turn
-from trio_solver.view import PlayerView
+from trio_solver.report.analysis import THRESHOLDS, analyse, label_for
+from trio_solver.game.state import Game
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.decide.search import advise
+from trio_solver.run.simulate import play_game
+from trio_solver.game.events import Turn
+from trio_solver.game.view import PlayerView
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,14 +9,14 @@ import random
 import pytest
 
 from trio_solver import Turn
-from trio_solver.analysis import GAME_THRESHOLDS, analyse, label_for
-from trio_solver.bots import make_bot
-from trio_solver.engine import Game
-from trio_solver.evaluate import advise_game
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import play_game
+from trio_solver.report.analysis import GAME_THRESHOLDS, analyse, label_for
+from trio_solver.decide.bots import make_bot
+from trio_solver.game.state import Game
+from trio_solver.decide.evaluate import advise_game
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import play_game
 
 SAMPLES = 6
 

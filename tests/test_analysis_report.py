@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.analysis import ONLY_OPTION, analyse, player_names
-from trio_solver.analysis_html import embed_json
-from trio_solver.bots import make_bot
-from trio_solver.cli import main
-from trio_solver.engine import Game
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
-from trio_solver.search import advise
-from trio_solver.simulate import play_game
+from trio_solver.report.analysis import ONLY_OPTION, analyse, player_names
+from trio_solver.report.analysis_html import embed_json
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.cli import main
+from trio_solver.game.state import Game
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.decide.search import advise
+from trio_solver.run.simulate import play_game
 from trio_solver import Turn
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 For random games (3-6 players, Simple and Picante, team play with random secret
 swaps), random reveals for a random number of steps (some turns left in
 progress), and every viewer (each seat and the spectator), the true deal must be
-possible under :class:`~trio_solver.beliefs.Beliefs`: every hand end, centre
+possible under :class:`~trio_solver.infer.beliefs.Beliefs`: every hand end, centre
 slot and hidden count that the true state shows has positive probability;
 distributions are normalised; expected counts add up to the hand sizes; joint
 events the true deal realises have positive probability; and samples replay the
@@ -21,13 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_game, viewers
-from trio_solver.beliefs import Beliefs
-from trio_solver.sampling import game_from_placement, sample_game
-from trio_solver.engine import Game
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.infer.sampling import game_from_placement, sample_game
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.reveal import Reveal
-from trio_solver.rules import VALUES, Rules
-from trio_solver.events import Swap
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import VALUES, Rules
+from trio_solver.game.events import Swap
 
 TOL = 1e-9
 

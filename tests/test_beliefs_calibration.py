@@ -2,7 +2,7 @@
 
 Rejection sampling: the viewer's hand is fixed, the other cards are shuffled
 (seeded), a fixed policy that uses public information only plays a few turns
-through :class:`~trio_solver.engine.Game`, and the games whose public history
+through :class:`~trio_solver.game.state.Game`, and the games whose public history
 equals the target's are kept. Among them, the frequencies of what the next
 reveals would show (and of hidden counts and joint events) must match the
 probabilities of ``Beliefs(target_view)``.
@@ -27,12 +27,12 @@ from functools import lru_cache
 import pytest
 
 from helpers_positions import z_score
-from trio_solver.beliefs import Beliefs
-from trio_solver.engine import Game
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, VALUES, Rules
-from trio_solver.events import Swap
-from trio_solver.view import PlayerView
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.game.state import Game
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, VALUES, Rules
+from trio_solver.game.events import Swap
+from trio_solver.game.view import PlayerView
 
 #: A deviation beyond this many standard errors fails the test.
 Z_MAX = 4.0

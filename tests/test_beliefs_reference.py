@@ -1,6 +1,6 @@
 """The lattice model against two independent references, exactly, on small positions.
 
-* **CSP** (:mod:`trio_solver.csp`, python-constraint): the same facts, solved by
+* **CSP** (:mod:`trio_solver.infer.csp`, python-constraint): the same facts, solved by
   plain enumeration of count matrices. ``Beliefs(view, exact=True)`` must give
   the same total weight and the same per-cell weights, as Python integers; the
   hand ends and the joint events derived from the listed matrices must match too.
@@ -37,13 +37,13 @@ from helpers_positions import (
     hidden_count,
     request_sequences,
 )
-from trio_solver import csp
-from trio_solver.sampling import sample_game
-from trio_solver.beliefs import Beliefs, Placement
-from trio_solver.engine import Game
-from trio_solver.facts import POOL, Facts
-from trio_solver.rules import VALUES
-from trio_solver.events import Swap
+from trio_solver.infer import csp
+from trio_solver.infer.sampling import sample_game
+from trio_solver.infer.beliefs import Beliefs, Placement
+from trio_solver.game.state import Game
+from trio_solver.infer.facts import POOL, Facts
+from trio_solver.game.rules import VALUES
+from trio_solver.game.events import Swap
 
 CSP_LIMIT = 4000
 

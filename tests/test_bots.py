@@ -9,17 +9,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position, random_swaps
-from trio_solver.sampling import sample_game
-from trio_solver.beliefs import Beliefs
-from trio_solver.bots import BOT_NAMES, Bot, Memory, MemoryBot, MemoryTracker, RandomBot, SolverBot, make_bot
-from trio_solver.engine import Game
+from trio_solver.infer.sampling import sample_game
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.decide.bots import BOT_NAMES, Bot, Memory, MemoryBot, MemoryTracker, RandomBot, SolverBot, make_bot
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import play_game
-from trio_solver.events import Swap, TurnStatus
-from trio_solver.view import PlayerView
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import play_game
+from trio_solver.game.events import Swap, TurnStatus
+from trio_solver.game.view import PlayerView
 
 ALL_RULES = tuple(
     Rules(n, mode, teams)

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from trio_solver.cli import main
-from trio_solver.engine import Game
-from trio_solver.record import Record
-from trio_solver.render import describe_event
-from trio_solver.rules import Rules
-from trio_solver.events import Swap, Turn
+from trio_solver.doors.cli import main
+from trio_solver.game.state import Game
+from trio_solver.game.record import Record
+from trio_solver.report.render import describe_event
+from trio_solver.game.rules import Rules
+from trio_solver.game.events import Swap, Turn
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 

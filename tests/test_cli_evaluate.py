@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.cli import main
-from trio_solver.evaluate import advise_game, evaluate
-from trio_solver.record import Record
+from trio_solver.doors.cli import main
+from trio_solver.decide.evaluate import advise_game, evaluate
+from trio_solver.game.record import Record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -93,7 +93,7 @@ def test_evaluate_refuses_all_seats(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_game_advice_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
-    from trio_solver.evaluate import explain
+    from trio_solver.decide.evaluate import explain
 
     path = str(EXAMPLES / "full_deal_4p.json")
     view = Record.load(path).view(0, 4)
@@ -110,7 +110,7 @@ def test_game_advice_explains_itself(capsys: pytest.CaptureFixture[str]) -> None
 def test_game_advice_says_when_the_turn_best_loses_the_game_and_by_how_sure() -> None:
     """Where the best reveal for the turn is not the best for the game, the advice says by how much,
     with the error of that difference, and calls it noise when it is below twice that error."""
-    from trio_solver.evaluate import explain
+    from trio_solver.decide.evaluate import explain
 
     record = Record.load(str(EXAMPLES / "full_deal_4p.json"))
     found = 0

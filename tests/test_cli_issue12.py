@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from trio_solver import __version__
-from trio_solver.cli import main
-from trio_solver.engine import Game
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
+from trio_solver.doors.cli import main
+from trio_solver.game.state import Game
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = str(ROOT / "examples" / "full_deal_4p.json")

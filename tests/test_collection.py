@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.analysis import analyse
-from trio_solver.bots import make_bot
-from trio_solver.cli import main
-from trio_solver.collection import analyse_files, record_paths
-from trio_solver.record import Record
-from trio_solver.rules import Rules
-from trio_solver.simulate import play_game
+from trio_solver.report.analysis import analyse
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.cli import main
+from trio_solver.run.collection import analyse_files, record_paths
+from trio_solver.game.record import Record
+from trio_solver.game.rules import Rules
+from trio_solver.run.simulate import play_game
 
 NAMES = ["Ann", "Ben", "Cat"]
 

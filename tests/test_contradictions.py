@@ -27,10 +27,10 @@ from typing import Any
 import pytest
 
 from helpers_positions import ALL_RULES, brute_force, collect_small_positions, random_game, viewer_record_json, viewers
-from trio_solver.beliefs import Beliefs
+from trio_solver.infer.beliefs import Beliefs
 from trio_solver.errors import ContradictionError, RecordError
-from trio_solver.record import Record
-from trio_solver.validate import check_record, explain_contradiction
+from trio_solver.game.record import Record
+from trio_solver.infer.validate import check_record, explain_contradiction
 
 ROOT = Path(__file__).resolve().parent.parent
 _SCRIPT = Path(sys.executable).parent / "trio-solver"

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from trio_solver.cli import main
-from trio_solver.engine import Game
-from trio_solver.record import Record, replay_view
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, VALUES, Rules
-from trio_solver.events import Swap, Turn, TurnStatus
+from trio_solver.doors.cli import main
+from trio_solver.game.state import Game
+from trio_solver.game.record import Record, replay_view
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, VALUES, Rules
+from trio_solver.game.events import Swap, Turn, TurnStatus
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from trio_solver import Record, Rules
-from trio_solver.analysis import ACCURATE, ACCURATE_GAME, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, GAME_THRESHOLDS, THRESHOLDS
-from trio_solver.cli import build_parser, main
-from trio_solver.facts import STATE_BUDGET
-from trio_solver.record import MAX_EVENTS, MAX_RECORD_BYTES
-from trio_solver.rules import DEAL_TABLE, TEAM_HAND_SIZE, VALUES, Mode
-from trio_solver.validate import check_record
+from trio_solver.report.analysis import ACCURATE, ACCURATE_GAME, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, GAME_THRESHOLDS, THRESHOLDS
+from trio_solver.doors.cli import build_parser, main
+from trio_solver.infer.facts import STATE_BUDGET
+from trio_solver.game.record import MAX_EVENTS, MAX_RECORD_BYTES
+from trio_solver.game.rules import DEAL_TABLE, TEAM_HAND_SIZE, VALUES, Mode
+from trio_solver.infer.validate import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -12,7 +12,7 @@ import httpx
 
 from helpers_cli import run_main
 from helpers_service import live_server
-from trio_solver.protocol import respond
+from trio_solver.doors.protocol import respond
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "viewer_3p_picante.json"
 

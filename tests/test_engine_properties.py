@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trio_solver.engine import Game, play_random_game
+from trio_solver.game.state import Game, play_random_game
 from trio_solver.errors import IllegalMoveError
-from trio_solver.record import event_to_json, Record, replay_view
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, VALUES, Mode, Rules
-from trio_solver.events import Swap, Turn, TurnStatus
-from trio_solver.view import PlayerView
+from trio_solver.game.record import event_to_json, Record, replay_view
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, VALUES, Mode, Rules
+from trio_solver.game.events import Swap, Turn, TurnStatus
+from trio_solver.game.view import PlayerView
 
 SETTINGS: list[Rules] = [
     Rules(p, mode, teams=teams)

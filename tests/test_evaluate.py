@@ -20,9 +20,9 @@ from helpers_positions import (
     swap_views,
 )
 from trio_solver import Game, Reveal, Rules
-from trio_solver.cli import _DEFAULT_ADVISE, _DEFAULT_BUDGET, _DEFAULT_EVALUATE
+from trio_solver.doors.cli import _DEFAULT_ADVISE, _DEFAULT_BUDGET, _DEFAULT_EVALUATE
 from trio_solver.errors import TrioError, ViewError
-from trio_solver.evaluate import (
+from trio_solver.decide.evaluate import (
     DEFAULT_ADVISE_SAMPLES,
     DEFAULT_SAMPLES,
     GameEvaluation,
@@ -36,10 +36,10 @@ from trio_solver.evaluate import (
     playout_tallies,
     swap_outcomes,
 )
-from trio_solver.expert import DEFAULT_BUDGET
-from trio_solver.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
-from trio_solver.rules import Mode
-from trio_solver.search import Evaluation, advise
+from trio_solver.decide.expert import DEFAULT_BUDGET
+from trio_solver.decide.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
+from trio_solver.game.rules import Mode
+from trio_solver.decide.search import Evaluation, advise
 
 
 def sides(rules: Rules) -> list[int]:
@@ -277,7 +277,7 @@ def test_advise_game_uses_common_random_numbers() -> None:
 def test_advise_game_plays_one_unseen_centre_card_for_all() -> None:
     """The centre cards no one has seen share one estimate (the first one's, in the advisor's order),
     and that is sound: another of them, played out on its own, has the same chance within noise."""
-    from trio_solver.evaluate import Posterior, playout_tally
+    from trio_solver.decide.evaluate import Posterior, playout_tally
 
     checked = 0
     for seed in range(40):

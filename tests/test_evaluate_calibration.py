@@ -13,10 +13,10 @@ import math
 import random
 
 from trio_solver import Game, Rules
-from trio_solver.evaluate import evaluate
-from trio_solver.rollout import Action, Sim, public_memory, to_reveal
-from trio_solver.rules import Mode
-from trio_solver.simulate import wilson
+from trio_solver.decide.evaluate import evaluate
+from trio_solver.decide.rollout import Action, Sim, public_memory, to_reveal
+from trio_solver.game.rules import Mode
+from trio_solver.run.simulate import wilson
 
 
 def model_game(rules: Rules, seed: int) -> tuple[Game, list[Action], list[int], int]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from trio_solver import Record
-from trio_solver.cli import main
-from trio_solver.validate import check_record
+from trio_solver.doors.cli import main
+from trio_solver.infer.validate import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -11,19 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position, swap_views
-from trio_solver.bots import make_bot
-from trio_solver.engine import Game
+from trio_solver.decide.bots import make_bot
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.beliefs import Beliefs
-from trio_solver.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
                                 solver_score)
-from trio_solver.reveal import Reveal
-from trio_solver.rollout import public_memory
-from trio_solver.rules import Mode, Rules
-from trio_solver.search import Advice, advise
-from trio_solver.simulate import play_game, run_tournament
-from trio_solver.swaps import pairing_order, pairing_swap
-from trio_solver.view import PlayerView
+from trio_solver.game.reveal import Reveal
+from trio_solver.decide.rollout import public_memory
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.decide.search import Advice, advise
+from trio_solver.run.simulate import play_game, run_tournament
+from trio_solver.decide.swaps import pairing_order, pairing_swap
+from trio_solver.game.view import PlayerView
 
 
 def _advice(view: PlayerView, read: float | None = DEFAULT_READ) -> Advice:
@@ -182,7 +182,7 @@ def test_the_swap_search_sees_only_its_view() -> None:
 def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
     """Racing the candidates together gives each the tally it gets alone (sharing a playout between
     reveals that leave the same state never changes a result), with fewer playouts when some do."""
-    from trio_solver.evaluate import Posterior, playout_tallies, playout_tally, playouts_played
+    from trio_solver.decide.evaluate import Posterior, playout_tallies, playout_tally, playouts_played
 
     shared = checked = 0
     for seed in range(30):
@@ -216,7 +216,7 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     of the advisor's list with the highest turn score, without a playout, unless a card everyone
     knows ties with it (then those two are raced). The advice is on the bot's beliefs: reading the
     opponents' choices, or (``read=None``) the exact public posterior."""
-    from trio_solver.evaluate import playouts_played
+    from trio_solver.decide.evaluate import playouts_played
 
     game = random_position(Rules(3), seed, before)
     while game.turn and not game.over:

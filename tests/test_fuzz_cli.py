@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trio_solver import Record, TrioError, cli
+from trio_solver import Record, TrioError
+from trio_solver.doors import cli
 
 from fuzz_settings import FUZZ_SCALE
 from helpers_cli import run_main as _main
@@ -191,7 +192,7 @@ def test_ctrl_c_exits_130_in_one_line() -> None:
 def test_interrupted_atomic_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  stage: str) -> None:
     """Ctrl-C while an output file is written: the old file is untouched and no temporary file is left."""
-    from trio_solver import record as record_module
+    from trio_solver.game import record as record_module
 
     target = tmp_path / "game.json"
     target.write_text("old")
@@ -214,7 +215,7 @@ def test_write_errors_in_cli_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     """A full disk while an output file is written: one line, status 1, no file, no temporary file."""
     import errno
 
-    from trio_solver import record as record_module
+    from trio_solver.game import record as record_module
 
     real_fdopen = os.fdopen
 
@@ -284,7 +285,7 @@ def test_arbitrary_command_lines(argv: list[str]) -> None:
 
 
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> None:
-    import trio_solver.validate as validate_module
+    import trio_solver.infer.validate as validate_module
 
     def broken(record: object, **kwargs: object) -> None:
         raise RuntimeError("boom\nsecond line")

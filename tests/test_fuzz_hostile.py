@@ -40,9 +40,9 @@ from hypothesis import strategies as st
 
 from trio_solver import Game, Record, Reveal, Revealed, Rules, TrioError, make_bot
 from trio_solver._text import MAX_TEXT, UNSAFE
-from trio_solver.play import play_terminal
-from trio_solver.protocol import run_engine
-from trio_solver.service import create_app
+from trio_solver.doors.play import play_terminal
+from trio_solver.doors.protocol import run_engine
+from trio_solver.doors.service import create_app
 
 from fuzz_settings import FUZZ_SCALE
 from helpers_cli import run_main as _main

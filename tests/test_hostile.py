@@ -26,9 +26,9 @@ from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError
 from trio_solver._args import check_text
 from trio_solver._text import UNSAFE, csv_cell, escape
-from trio_solver.collection import Collection, GameOutcome, analyse_files, record_paths
-from trio_solver.play import play_terminal
-from trio_solver.protocol import encode_response, handle, respond
+from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
+from trio_solver.doors.play import play_terminal
+from trio_solver.doors.protocol import encode_response, handle, respond
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "examples" / "full_deal_4p.json"

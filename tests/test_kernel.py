@@ -16,8 +16,8 @@ from helpers_positions import ALL_RULES, TEAM_RULES, random_position, random_swa
 from reference_rollout import ReferenceSim
 from trio_solver import Game, Rules
 from trio_solver import kernel
-from trio_solver.evaluate import Posterior
-from trio_solver.rollout import DEFAULT_POLICY, POLICIES, ModelBot, Sim, public_memory, to_action, to_reveal
+from trio_solver.decide.evaluate import Posterior
+from trio_solver.decide.rollout import DEFAULT_POLICY, POLICIES, ModelBot, Sim, public_memory, to_action, to_reveal
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -140,7 +140,7 @@ def test_compiled_code_is_cached_across_processes() -> None:
     """A second process loads the kernel from the on-disk cache instead of compiling it again."""
     code = textwrap.dedent("""
         from trio_solver import Game, Rules
-        from trio_solver.evaluate import Posterior
+        from trio_solver.decide.evaluate import Posterior
         from trio_solver import kernel
         game = Game.deal(Rules(3), seed=1)
         Posterior(game.view(0)).outcomes(0, range(2))

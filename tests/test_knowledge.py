@@ -1,4 +1,4 @@
-"""The one source of what a seat knows of each hand (trio_solver.knowledge), checked on generated games."""
+"""The one source of what a seat knows of each hand (trio_solver.game.knowledge), checked on generated games."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import random
 import pytest
 
 from helpers_positions import ALL_RULES, own_top_shown, random_game, viewers
-from trio_solver.engine import Game
-from trio_solver.knowledge import knowledge
-from trio_solver.render import frame, render_frame
-from trio_solver.reveal import Reveal
-from trio_solver.rollout import public_memory
-from trio_solver.rules import Rules
-from trio_solver.seen import seen_frame
+from trio_solver.game.state import Game
+from trio_solver.game.knowledge import knowledge
+from trio_solver.report.render import frame, render_frame
+from trio_solver.game.reveal import Reveal
+from trio_solver.decide.rollout import public_memory
+from trio_solver.game.rules import Rules
+from trio_solver.report.seen import seen_frame
 
 
 def _games(count: int) -> list[Game]:
@@ -76,7 +76,7 @@ def test_a_hand_shown_twice_from_one_end_shows_both_cards() -> None:
 
 
 def test_sorted_order_fills_what_it_implies() -> None:
-    from trio_solver.knowledge import _sorted_fill
+    from trio_solver.game.knowledge import _sorted_fill
 
     assert _sorted_fill([5, None, None, 5, None]) == (5, 5, 5, 5, None)
     assert _sorted_fill([None, None, 1, None]) == (1, 1, 1, None)
@@ -114,7 +114,7 @@ def test_own_cards_known_to_the_table_are_marked() -> None:
 
 
 def test_team_and_picante_texts_on_generated_games() -> None:
-    from trio_solver.render import winner_text
+    from trio_solver.report.render import winner_text
 
     checked = won = 0
     for i in range(80):

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver import Beliefs, Deadline, LimitError, Record, TrioError, cli, csp, time_limit
-from trio_solver.facts import MAX_SWAP_BUDGET
+from trio_solver import Beliefs, Deadline, LimitError, Record, TrioError, time_limit
+from trio_solver.doors import cli
+from trio_solver.infer import csp
+from trio_solver.infer.facts import MAX_SWAP_BUDGET
 from trio_solver.limits import MAX_SECONDS, as_deadline, check
-from trio_solver.validate import check_record
+from trio_solver.infer.validate import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = str(ROOT / "examples" / "full_deal_4p.json")
@@ -127,8 +129,8 @@ def test_cli_time_limit_passing_is_one_line_and_status_1(monkeypatch: pytest.Mon
 
 
 def test_interface_md_documents_the_caps() -> None:
-    from trio_solver.events import MAX_EVENTS
-    from trio_solver.record import MAX_RECORD_BYTES
+    from trio_solver.game.events import MAX_EVENTS
+    from trio_solver.game.record import MAX_RECORD_BYTES
 
     text = " ".join(INTERFACE_MD.split())
     assert "## Limits" in INTERFACE_MD
@@ -142,7 +144,7 @@ def test_evaluate_and_the_game_analysis_stop_at_a_time_limit() -> None:
     import time as _time
 
     from trio_solver import Record, analyse
-    from trio_solver.evaluate import advise_game, evaluate
+    from trio_solver.decide.evaluate import advise_game, evaluate
     from trio_solver.limits import time_limit
 
     rec = Record.load(Path(__file__).resolve().parent.parent / "examples" / "full_deal_4p.json")

@@ -8,14 +8,14 @@ from pathlib import Path
 from html.parser import HTMLParser
 
 from helpers_positions import own_top_shown, random_game
-from trio_solver.analysis import analyse
-from trio_solver.beliefs import Beliefs
-from trio_solver.knowledge import knowledge
-from trio_solver.notebook import VALUE_COLOURS, frame_html
-from trio_solver.record import Record
-from trio_solver.render import frame
-from trio_solver.rules import Rules
-from trio_solver.search import advise
+from trio_solver.report.analysis import analyse
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.game.knowledge import knowledge
+from trio_solver.report.notebook import VALUE_COLOURS, frame_html
+from trio_solver.game.record import Record
+from trio_solver.report.render import frame
+from trio_solver.game.rules import Rules
+from trio_solver.decide.search import advise
 
 EVIL = "<script>alert(1)</script>"
 
@@ -101,6 +101,6 @@ def test_record_names_are_escaped_in_the_table() -> None:
 
 
 def test_the_board_uses_the_same_card_colours() -> None:
-    css = (Path(__file__).parent.parent / "trio_solver" / "web" / "board.css").read_text()
+    css = (Path(__file__).parent.parent / "trio_solver" / "doors" / "web" / "board.css").read_text()
     for v in range(1, 13):
         assert re.search(rf"\.v{v}\s*{{[^}}]*--face:\s*{VALUE_COLOURS[v]}", css), v

@@ -10,14 +10,14 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-import trio_solver.openspiel as tos
+import trio_solver.doors.openspiel as tos
 from trio_solver import Rules
-from trio_solver.bots import make_bot
-from trio_solver.envs import trio_v0
-from trio_solver.envs.agents import match_action
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.envs import trio_v0
+from trio_solver.doors.envs.agents import match_action
 from trio_solver.errors import RulesError
-from trio_solver.rules import COPIES, VALUES
-from trio_solver.simulate import play_game
+from trio_solver.game.rules import COPIES, VALUES
+from trio_solver.run.simulate import play_game
 
 
 def deal(state: pyspiel.State, rng: random.Random) -> None:

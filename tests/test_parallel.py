@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from trio_solver.errors import IllegalMoveError, RunError
-from trio_solver.parallel import available_cpus, run_tasks
+from trio_solver.run.parallel import available_cpus, run_tasks
 
 
 def square(x: int) -> int:

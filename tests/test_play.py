@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.engine import Game
-from trio_solver.play import play_terminal
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Mode, Rules
-from trio_solver.events import Turn
+from trio_solver.game.state import Game
+from trio_solver.doors.play import play_terminal
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.game.events import Turn
 
 
 class ScriptedInput(io.StringIO):
@@ -169,7 +169,7 @@ def test_ctrl_c_saves_like_quit_and_the_end_says_how_to_analyse(tmp_path: Path) 
 
 
 def test_bots_get_distinct_names_and_are_paced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import trio_solver.play as play
+    import trio_solver.doors.play as play
 
     sleeps: list[float] = []
     monkeypatch.setattr(play.time, "sleep", lambda s: sleeps.append(s))
@@ -186,7 +186,7 @@ def test_bots_get_distinct_names_and_are_paced(tmp_path: Path, monkeypatch: pyte
 
 def test_hands_show_the_cards_seen() -> None:
     # the table after a failed turn: the values shown at the ends of hands stay visible in the frame
-    from trio_solver.seen import known_hands
+    from trio_solver.report.seen import known_hands
 
     for seed in range(6):
         game = Game.deal(Rules(4), seed=seed)
@@ -252,17 +252,17 @@ def test_human_is_a_bot_and_play_does_not_import_the_cli() -> None:
     import subprocess
     import sys
 
-    from trio_solver.bots import Bot
-    from trio_solver.play import HumanBot
+    from trio_solver.decide.bots import Bot
+    from trio_solver.doors.play import HumanBot
 
     assert isinstance(HumanBot(io.StringIO(""), print, ["a", "b", "c"]), Bot)
-    code = "import sys, trio_solver.play; sys.exit('trio_solver.cli' in sys.modules)"
+    code = "import sys, trio_solver.doors.play; sys.exit('trio_solver.doors.cli' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent).returncode == 0
 
 
 def test_cli_play_prints_a_seed_that_replays(capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from trio_solver.cli import main
+    from trio_solver.doors.cli import main
 
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--players", "3", "--bots", "memory,random"]) == 0

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.engine import Game
-from trio_solver.rules import Rules
+from trio_solver.game.state import Game
+from trio_solver.game.rules import Rules
 
 TMUX = shutil.which("tmux")
 CLI = str(Path(sys.executable).with_name("trio-solver"))

@@ -33,8 +33,8 @@ from trio_solver import (
     TurnStatus,
     advise,
 )
-from trio_solver.events import event_from_json, event_to_json
-from trio_solver.rules import VALUES
+from trio_solver.game.events import event_from_json, event_to_json
+from trio_solver.game.rules import VALUES
 
 SETTINGS = [(3, "simple", False), (4, "picante", False), (5, "simple", False), (6, "picante", False),
             (4, "simple", True), (6, "simple", True)]
@@ -262,10 +262,13 @@ PACKAGE = Path(trio_solver.__file__).parent
 
 
 def _imports() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports when it runs (at any depth of the file)."""
+    """Module (dotted, inside the package) -> the package's modules it imports when it runs (at any
+    depth of the file)."""
     out: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
-        name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+        package = parts[:-1]
+        name = ".".join(package if parts[-1] == "__init__" else parts)
         deps: set[str] = set()
         tree = ast.parse(path.read_text())
         typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
@@ -274,10 +277,11 @@ def _imports() -> dict[str, set[str]]:
             if id(node) in typing_only:
                 continue  # imports for type annotations only never run
             if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
-                deps.add(node.module.split(".")[0])
+                base = package[:len(package) - (node.level - 1)]
+                deps.add(".".join(base + node.module.split(".")))
             elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trio_solver."):
-                deps.add(node.module.split(".")[1])
-        out[name.split(".")[0] if "." in name else name] = out.get(name, set()) | deps
+                deps.add(node.module.removeprefix("trio_solver."))
+        out[name] = deps
     return out
 
 
@@ -291,24 +295,43 @@ def test_no_import_cycle() -> None:
     assert not cycles, f"import cycles: {cycles}"
 
 
+LAYERS = ("game", "infer", "decide", "report", "run", "doors")
+
+
+def _layer(module: str) -> int:
+    """A module's place in the flow of data: -1 for the shared top-level modules (errors, limits,
+    wording, the compiled kernel), else the index of its subpackage in :data:`LAYERS`."""
+    head = module.split(".")[0]
+    return LAYERS.index(head) if head in LAYERS else -1
+
+
+def test_subpackages_import_only_from_those_above() -> None:
+    """game -> infer -> decide -> report -> run -> doors: no module reaches down the flow, and the
+    shared modules import no subpackage (the package root and ``__main__`` gather the API)."""
+    wrong = [(mod, dep) for mod, deps in _imports().items() if mod not in ("", "__main__")
+             for dep in deps if _layer(dep) > _layer(mod)]
+    assert not wrong, f"imports against the flow of data: {wrong}"
+    assert {_layer(mod) for mod in _imports()} == {-1, *range(len(LAYERS))}
+
+
 def test_one_replayer_of_the_public_history() -> None:
     """A Table is built only by the replayer and by the two states it drives (the true game and a
-    seat's position); everyone else walks the history with ``replay.steps``. The table's state is
+    seat's position); everyone else walks the history with ``table.steps``. The table's state is
     read through properties."""
     for path in PACKAGE.rglob("*.py"):
         text = path.read_text()
-        if path.name not in ("replay.py", "engine.py", "view.py"):
+        if path.name not in ("table.py", "state.py", "view.py"):
             assert "Table(" not in text, f"{path.name} builds its own Table"
-        if path.name != "replay.py":
+        if path.name != "table.py":
             for private in ("._sizes", "._lo", "._hi", "._turn", "._trios", "._centre"):
                 assert private not in text, f"{path.name} reads the table's {private}"
 
 
 def test_beliefs_do_not_depend_on_the_true_state() -> None:
     imports = _imports()
-    for mod in ("facts", "beliefs", "search", "view", "replay", "events"):
-        assert "engine" not in imports[mod] and "record" not in imports[mod], mod
-    assert Turn is trio_solver.events.Turn
+    for mod in ("infer.facts", "infer.beliefs", "decide.search", "game.view", "game.table", "game.events"):
+        assert "game.state" not in imports[mod] and "game.record" not in imports[mod], mod
+    assert Turn is trio_solver.game.events.Turn
 
 
 def test_value_types_print_and_compare() -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from trio_solver import Game, Record, Reveal, Rules
-from trio_solver.bots import make_bot
-from trio_solver.cli import main
-from trio_solver.protocol import MAX_REQUEST_BYTES, OPS, handle, respond
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.cli import main
+from trio_solver.doors.protocol import MAX_REQUEST_BYTES, OPS, handle, respond
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -282,7 +282,7 @@ def test_bad_requests_get_one_line_and_their_id(request_: dict[str, Any], needle
 
 
 def test_unknown_ops_raise_from_handle() -> None:
-    from trio_solver.protocol import UnknownOp
+    from trio_solver.doors.protocol import UnknownOp
 
     with pytest.raises(UnknownOp):
         handle("nope", {})
@@ -373,7 +373,7 @@ def test_bot_op_runs_every_bot_from_the_movers_view() -> None:
     rec["events"] = rec["events"][:3]
     record = Record.from_json(rec)
     view = record.view(record.view(None).to_move)
-    from trio_solver.bots import BOT_NAMES
+    from trio_solver.decide.bots import BOT_NAMES
 
     for name in BOT_NAMES:
         got = ok("bot", record=rec, bot=name, seed=5, budget=20)

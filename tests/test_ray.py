@@ -15,10 +15,10 @@ import pytest
 import ray
 
 from trio_solver.errors import ViewError
-from trio_solver.record import Record
-from trio_solver.parallel import run_tasks
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import GameResult, GameTask, play_task, run_tournament
+from trio_solver.game.record import Record
+from trio_solver.run.parallel import run_tasks
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import GameResult, GameTask, play_task, run_tournament
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +147,9 @@ def test_a_killed_worker_costs_only_its_game(ray_instance: None) -> None:
 
 def test_a_collection_analysed_on_ray_is_the_local_one(ray_instance: None, tmp_path: Path) -> None:
     """``analyse DIR --backend ray`` gives the summary of the local pool, game for game."""
-    from trio_solver.bots import make_bot
-    from trio_solver.collection import analyse_files
-    from trio_solver.simulate import play_game
+    from trio_solver.decide.bots import make_bot
+    from trio_solver.run.collection import analyse_files
+    from trio_solver.run.simulate import play_game
 
     paths = []
     for k in range(2):  # games between memory bots: a few dozen turns (random bots play hundreds)

@@ -18,11 +18,11 @@ import pytest
 
 from helpers_positions import ALL_RULES, NO_TEAM_RULES, BruteForce, assert_beliefs_match, assert_sampler_matches, \
     brute_force, close_dist, collect_small_positions
-from trio_solver.beliefs import Beliefs
-from trio_solver.engine import Game
+from trio_solver.infer.beliefs import Beliefs
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.facts import extract
-from trio_solver.reveal import Reveal
+from trio_solver.infer.facts import extract
+from trio_solver.game.reveal import Reveal
 
 READ = 0.25  # exact in binary, so the exact model's Fraction(READ) is 1/4
 ALL_TEAM_RULES = tuple(r for r in ALL_RULES if r.teams)

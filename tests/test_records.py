@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from trio_solver.cli import main
-from trio_solver.engine import Game, play_random_game
+from trio_solver.doors.cli import main
+from trio_solver.game.state import Game, play_random_game
 from trio_solver.errors import RecordError
-from trio_solver.record import event_to_json, MAX_RECORD_BYTES, Record, replay_view
-from trio_solver.reveal import Reveal
-from trio_solver.rules import Rules
-from trio_solver.events import Swap, Turn
+from trio_solver.game.record import event_to_json, MAX_RECORD_BYTES, Record, replay_view
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import Rules
+from trio_solver.game.events import Swap, Turn
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
 CORPUS_FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from trio_solver.analysis import analyse
-from trio_solver.cli import main
-from trio_solver.record import Record
+from trio_solver.report.analysis import analyse
+from trio_solver.doors.cli import main
+from trio_solver.game.record import Record
 from trio_solver.words import percent
 
 ROOT = Path(__file__).resolve().parent.parent

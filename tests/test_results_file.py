@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from trio_solver.errors import RunError
-from trio_solver.results import ResultsFile
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import GameResult, run_tournament
+from trio_solver.run.results import ResultsFile
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import GameResult, run_tournament
 
 RULES = Rules(4, Mode.PICANTE)
 BOTS = ["memory", "random", "memory", "random"]

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from trio_solver import Game, Reveal, Rules
-from trio_solver.bots import make_bot
-from trio_solver.envs import trio_v0
-from trio_solver.envs.agents import BotAgent, PolicyBot, match_action
-from trio_solver.envs.core import ActionCodec, Encoder, TrioMatch, sample_game
+from trio_solver.decide.bots import make_bot
+from trio_solver.doors.envs import trio_v0
+from trio_solver.doors.envs.agents import BotAgent, PolicyBot, match_action
+from trio_solver.doors.envs.core import ActionCodec, Encoder, TrioMatch, sample_game
 from trio_solver.errors import IllegalMoveError, RulesError
-from trio_solver.rules import VALUES
-from trio_solver.simulate import play_game
+from trio_solver.game.rules import VALUES
+from trio_solver.run.simulate import play_game
 
 SETTINGS = [Rules(3), Rules(4, "picante"), Rules(5), Rules(6, "picante"),
             Rules(4, teams=True), Rules(6, "picante", teams=True)]

@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position
 from trio_solver import Rules
-from trio_solver.bots import make_bot
+from trio_solver.decide.bots import make_bot
 import numpy as np
 
 from trio_solver import kernel
-from trio_solver.rollout import ModelBot
-from trio_solver.search import advise
-from trio_solver.simulate import play_game
-from trio_solver.view import PlayerView
+from trio_solver.decide.rollout import ModelBot
+from trio_solver.decide.search import advise
+from trio_solver.run.simulate import play_game
+from trio_solver.game.view import PlayerView
 
 
 @given(st.lists(st.integers(0, 5), min_size=12, max_size=12).filter(lambda w: sum(w) > 0),
@@ -101,7 +101,7 @@ def test_the_model_starts_its_turns_about_as_well_as_the_exact_advisor() -> None
         rules = Rules(3)
 
         def grab(game: object) -> None:
-            from trio_solver.engine import Game
+            from trio_solver.game.state import Game
             assert isinstance(game, Game)
             if game.turn or len(losses) >= 60:
                 return

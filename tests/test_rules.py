@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from trio_solver.engine import Deal, Game
+from trio_solver.game.state import Deal, Game
 from trio_solver.errors import IllegalMoveError, NotationError, RecordError, RulesError
-from trio_solver.record import Record
-from trio_solver.reveal import Reveal
-from trio_solver.rules import COPIES, DEAL_TABLE, SEVEN, VALUES, Mode, Rules, default_links
-from trio_solver.events import Swap, Turn, TurnStatus
-from trio_solver.replay import Table
+from trio_solver.game.record import Record
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.rules import COPIES, DEAL_TABLE, SEVEN, VALUES, Mode, Rules, default_links
+from trio_solver.game.events import Swap, Turn, TurnStatus
+from trio_solver.game.table import Table
 
 C, L, H = Reveal.centre, Reveal.lowest, Reveal.highest
 

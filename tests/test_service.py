@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from helpers_service import live_server
 from trio_solver import __version__
-from trio_solver.protocol import handle
-from trio_solver.service import WEB_DIR, create_app
+from trio_solver.doors.protocol import handle
+from trio_solver.doors.service import WEB_DIR, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))

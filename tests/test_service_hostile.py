@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from helpers_service import live_server
 from helpers_cli import run_main
 from trio_solver.errors import RunError
-from trio_solver.service import HostCheck, create_app, host_pattern
+from trio_solver.doors.service import HostCheck, create_app, host_pattern
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.engine import Game
+from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
-from trio_solver.record import Record
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import game_seed, run_tournament, wilson
-from trio_solver.events import Turn
+from trio_solver.game.record import Record
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import game_seed, run_tournament, wilson
+from trio_solver.game.events import Turn
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.bots import SolverBot
-from trio_solver.expert import ExpertBot
-from trio_solver.rules import Rules
-from trio_solver.simulate import game_seed, play_game
+from trio_solver.decide.bots import SolverBot
+from trio_solver.decide.expert import ExpertBot
+from trio_solver.game.rules import Rules
+from trio_solver.run.simulate import game_seed, play_game
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "solver_variants.py"
 _spec = importlib.util.spec_from_file_location("solver_variants_benchmark", _PATH)
@@ -52,9 +52,9 @@ def test_variants_are_named() -> None:
 
 def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
     from helpers_positions import random_position
-    from trio_solver.expert import solver_score
-    from trio_solver.rules import Mode
-    from trio_solver.search import advise
+    from trio_solver.decide.expert import solver_score
+    from trio_solver.game.rules import Mode
+    from trio_solver.decide.search import advise
 
     bot = variants.variant("turn:win=5:danger=0.3", random.Random(0))
     assert isinstance(bot, variants.TurnVariant)
@@ -85,10 +85,10 @@ def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
 
 def test_deny_and_next_move_the_score_one_way_and_safe_reveals_a_known_card_mid_turn() -> None:
     from helpers_positions import random_position
-    from trio_solver.expert import solver_score
-    from trio_solver.rollout import public_memory
-    from trio_solver.rules import Mode
-    from trio_solver.search import advise
+    from trio_solver.decide.expert import solver_score
+    from trio_solver.decide.rollout import public_memory
+    from trio_solver.game.rules import Mode
+    from trio_solver.decide.search import advise
 
     deny = variants.variant("turn:deny=1", random.Random(0))
     nxt = variants.variant("turn:next=1", random.Random(0))

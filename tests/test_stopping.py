@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from trio_solver.analysis import GAME_THRESHOLDS, judge_loss, label_for
+from trio_solver.report.analysis import GAME_THRESHOLDS, judge_loss, label_for
 from trio_solver.errors import ViewError
-from trio_solver.evaluate import Race
-from trio_solver.reveal import Reveal
-from trio_solver.search import Evaluation
-from trio_solver.stopping import Stopping
+from trio_solver.decide.evaluate import Race
+from trio_solver.game.reveal import Reveal
+from trio_solver.decide.search import Evaluation
+from trio_solver.decide.stopping import Stopping
 
 
 def test_batches_double_up_to_the_cap() -> None:

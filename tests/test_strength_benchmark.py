@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.rules import Mode, Rules
-from trio_solver.simulate import run_tournament
+from trio_solver.game.rules import Mode, Rules
+from trio_solver.run.simulate import run_tournament
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
 _spec = importlib.util.spec_from_file_location("strength_benchmark", _PATH)

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from helpers_positions import ALL_RULES, random_swaps, viewers
 from trio_solver import Game, Rules
 from trio_solver.errors import IllegalMoveError
-from trio_solver.events import Turn
-from trio_solver.view import PlayerView, replay_view
+from trio_solver.game.events import Turn
+from trio_solver.game.view import PlayerView, replay_view
 
 
 def _same(a: PlayerView, b: PlayerView) -> None:

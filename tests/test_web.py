@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from helpers_service import live_server
-from trio_solver.cli import main
+from trio_solver.doors.cli import main
 from trio_solver.words import percent, pm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -457,9 +457,9 @@ def test_picante_links_and_the_example_menu(page: Page, tmp_path: Path) -> None:
     import random
 
     from helpers_positions import random_game
-    from trio_solver.protocol import replay_json
-    from trio_solver.record import Record
-    from trio_solver.rules import Rules
+    from trio_solver.doors.protocol import replay_json
+    from trio_solver.game.record import Record
+    from trio_solver.game.rules import Rules
 
     for seed in range(60):
         game = random_game(Rules(3, "picante"), random.Random(seed), 30, trio_rate=0.6)

@@ -1,28 +1,32 @@
 """trio_solver: rules engine, exact hidden-card inference, advice, bots and analysis for Trio.
 
-The package follows one flow of data (each module imports only from those before it)::
+The package follows one flow of data; each subpackage imports only from those above it::
 
-    rules, reveal            value types
-    events                   turns and swaps, and their JSON grammar
-    replay                   the one replayer of the public history (Table), Outcome
-    view                     PlayerView: one seat's position (push/pop, JSON, keys)
-    engine                   Game: the true state (deal, reveal, undo, JSON)
-    record                   the trio-record/1 file format
-    facts -> beliefs         exact posterior over the hidden cards
-    sampling                 whole deals drawn from the posterior
-    search                   the expectimax advisor
-    bots, simulate, analysis players, tournaments, judged games
-    knowledge                what a seat knows of each hand (after view; search and render read it)
-    render, play, cli        text, the terminal game, the commands
-    notebook                 the HTML pictures of Jupyter (registered through _display)
+    errors, limits, words, kernel   shared: error classes, time/size limits, wording, compiled core
+    game/     rules, reveal         value types
+              events                turns and swaps, and their JSON grammar
+              table                 the one replayer of the public history (Table), Outcome
+              view                  PlayerView: one seat's position (push/pop, JSON, keys)
+              state                 Game: the true state (deal, reveal, undo, JSON)
+              record                the trio-record/1 file format
+              knowledge             what a seat knows of each hand
+    infer/    facts -> beliefs      exact posterior over the hidden cards
+              sampling              whole deals drawn from the posterior
+    decide/   search                the exact advisor within a turn
+              rollout, evaluate     playouts and the game-level judgement; stopping rules
+              bots, expert          players
+    report/   analysis              judged games; render, analysis_html, notebook: their pictures
+    run/      simulate, parallel    tournaments on processes or Ray; results files, collections
+    doors/    cli, protocol,        the commands, the stdio engine protocol, the HTTP service and
+              service, play, envs   web board, the terminal game, PettingZoo and OpenSpiel
 
 The names below are the public API; see README.md and docs/.
 """
 
-from .analysis import Analysis, Decision, analyse
-from .beliefs import Beliefs, Placement
-from .bots import BOT_NAMES, Bot, make_bot
-from .engine import Deal, Game, Shown
+from .report.analysis import Analysis, Decision, analyse
+from .infer.beliefs import Beliefs, Placement
+from .decide.bots import BOT_NAMES, Bot, make_bot
+from .game.state import Deal, Game, Shown
 from .errors import (
     ContradictionError,
     IllegalMoveError,
@@ -34,16 +38,16 @@ from .errors import (
     ViewError,
 )
 from .limits import Deadline, time_limit
-from .events import Event, Swap, Turn, TurnStatus
-from .record import Record
-from .replay import Outcome
-from .reveal import Reveal, Revealed
-from .rules import Mode, Rules
-from .sampling import sample_game
-from .search import Advice, Evaluation, advise
-from .simulate import Tournament, play_game, run_tournament
-from .view import PlayerView, replay_view
-from . import notebook as _notebook  # noqa: F401  registers the notebook pictures (_repr_html_)
+from .game.events import Event, Swap, Turn, TurnStatus
+from .game.record import Record
+from .game.table import Outcome
+from .game.reveal import Reveal, Revealed
+from .game.rules import Mode, Rules
+from .infer.sampling import sample_game
+from .decide.search import Advice, Evaluation, advise
+from .run.simulate import Tournament, play_game, run_tournament
+from .game.view import PlayerView, replay_view
+from .report import notebook as _notebook  # noqa: F401  registers the notebook pictures (_repr_html_)
 
 __version__ = "0.2.0"
 

@@ -1,7 +1,7 @@
 """How the library's objects show themselves in a notebook, without importing the drawing code.
 
 ``Game``, ``PlayerView``, ``Beliefs``, ``Advice`` and ``Analysis`` define ``_repr_html_`` by calling
-:func:`html_of`. :mod:`trio_solver.notebook`, which needs all of those classes, registers its drawing
+:func:`html_of`. :mod:`trio_solver.report.notebook`, which needs all of those classes, registers its drawing
 functions here when the package is imported (``trio_solver/__init__.py`` imports it), so the classes
 never import the module that imports them and the package keeps its one flow of imports.
 """

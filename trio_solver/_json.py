@@ -13,7 +13,7 @@ from ._args import show as _show
 from ._text import describe
 from .errors import RecordError
 
-__all__ = ["fail", "is_int", "kind", "key_text", "json_object", "strings", "strict_loads", "read_position_head"]
+__all__ = ["fail", "is_int", "kind", "key_text", "json_object", "strings", "strict_loads"]
 
 
 def fail(where_: str, reason: str, event: int | None = None) -> NoReturn:
@@ -113,24 +113,3 @@ def strict_loads(text: str, what: str = "record") -> Any:
             if m is not None:
                 raise RecordError(place or what, f"holds {describe(m.group())}")
     return data
-
-
-def read_position_head(data: Any, allowed: tuple[str, ...], required: tuple[str, ...]) -> tuple[dict[str, Any], Any, int]:
-    """The object of a game's or a position's JSON (only ``allowed`` keys, every ``required`` one),
-    its :class:`~trio_solver.rules.Rules` and its first player (default 0)."""
-    from .errors import RulesError
-    from .rules import Rules
-
-    d = json_object(data, "", allowed)
-    for key in required:
-        if key not in d:
-            fail(key, "missing")
-    try:
-        rules = Rules.from_json(d["rules"])
-    except RulesError as e:
-        raise RecordError("", str(e)) from None
-    first = d.get("first_player", 0)
-    if not is_int(first) or not 0 <= first < rules.players:
-        from ._args import show
-        fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {show(first)}")
-    return d, rules, first

@@ -2,9 +2,9 @@
 
 Everything that runs inside a playout lives here, compiled with numba
 (``@njit(cache=True)``: machine code built on the first call and kept on disk, so
-later processes load it in a fraction of a second). :mod:`trio_solver.rollout`
+later processes load it in a fraction of a second). :mod:`trio_solver.decide.rollout`
 wraps it for Python callers and documents the model of play;
-:mod:`trio_solver.evaluate` runs whole batches of deals through
+:mod:`trio_solver.decide.evaluate` runs whole batches of deals through
 :func:`run_tallies` and :func:`run_outcomes` in one call.
 
 **The state** is one flat ``int64`` array (:data:`STATE_SIZE` entries; the
@@ -17,8 +17,8 @@ each hand, centre slots face up as a bit mask, the value face up and how many).
 
 **The rules** of a table are a second small array (``R_*``): players, mode, the
 team of each seat, each seat's partner and the Picante links as a bit mask per
-value. The turn rules are those of :mod:`trio_solver.replay` and the win test that
-of :meth:`trio_solver.rules.Rules.is_win`; the tests hold this kernel equal to the
+value. The turn rules are those of :mod:`trio_solver.game.table` and the win test that
+of :meth:`trio_solver.game.rules.Rules.is_win`; the tests hold this kernel equal to the
 engine on random games of every setting.
 
 **Actions** are small integers: ``kind * 16 + index`` with kind 0 a centre slot, 1
@@ -128,7 +128,7 @@ def popcount(m: int) -> int:
 
 @compiled
 def is_win(rp: np.ndarray, held: int) -> bool:
-    """The win test of :meth:`trio_solver.rules.Rules.is_win` on a bit mask of trio values."""
+    """The win test of :meth:`trio_solver.game.rules.Rules.is_win` on a bit mask of trio values."""
     if held & SEVEN_BIT:
         return True
     if rp[R_PICANTE] == 0:
@@ -680,7 +680,7 @@ def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, e
 
 @compiled
 def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
-    """The first reveal of a turn under the rollout model (see :mod:`trio_solver.rollout`)."""
+    """The first reveal of a turn under the rollout model (see :mod:`trio_solver.decide.rollout`)."""
     rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
     behind, scale, plain = floats[0], floats[1], floats[2]
@@ -985,7 +985,7 @@ def sample_counts(alpha: np.ndarray, strides: np.ndarray, R: int, F: int, final:
                   placed: np.ndarray, state: np.ndarray, m: np.ndarray, bits: np.ndarray) -> None:
     """One count matrix drawn exactly from the lattice's posterior into ``m[row, value]`` (explicit rows,
     then the implicit one in row ``R`` when there is one): the walk of
-    :meth:`trio_solver.beliefs._Lattice.sample`, backwards from the final state, each value's
+    :meth:`trio_solver.infer.beliefs._Lattice.sample`, backwards from the final state, each value's
     transition chosen with probability proportional to the forward weight of its source. ``bits[b]``
     is set to the value at which tracked swap bit ``b`` flips (the card's value)."""
     D = R + F
@@ -1102,7 +1102,7 @@ def _outcome(winner: int, rp: np.ndarray, team: int) -> float:
 @compiled
 def unpack(lat_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                        np.ndarray]:
-    """The parts of a packed lattice's integer array (:class:`trio_solver.beliefs.Packed`): after the
+    """The parts of a packed lattice's integer array (:class:`trio_solver.infer.beliefs.Packed`): after the
     header (R, F, states, transitions, avoid entries), the strides of the state array, the final
     state, the transitions' offsets per value, their implicit counts and flag masks, the avoid
     entries' offsets per value and the cards placed up to each value."""
@@ -1123,7 +1123,7 @@ def draw_state(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat
           seed: np.uint64, j: int) -> np.ndarray:
     """The state behind posterior deal ``j`` of ``seed``.
 
-    The lattice comes packed (:class:`trio_solver.beliefs.Packed`): ``lat_f`` = the 13 forward
+    The lattice comes packed (:class:`trio_solver.infer.beliefs.Packed`): ``lat_f`` = the 13 forward
     tables, flat, then the transitions' weights and the read weight; ``lat_i`` = :func:`unpack`'s
     integers; ``lat_comp_x`` the transitions' counts of the explicit rows; ``lat_avoid`` the read
     choices ``(row, k1, k2)``."""

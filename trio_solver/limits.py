@@ -4,7 +4,7 @@ A :class:`Deadline` is a point in time after which a computation gives up with a
 :class:`~trio_solver.errors.LimitError` (one line, naming what was being computed).
 Deadlines reach the long loops in two ways:
 
-* explicitly, as the ``deadline=`` argument of :class:`~trio_solver.beliefs.Beliefs`
+* explicitly, as the ``deadline=`` argument of :class:`~trio_solver.infer.beliefs.Beliefs`
   (and of the functions built on it); a number of seconds is accepted too;
 * ambiently, with ``with time_limit(seconds):`` around any code. Every long loop of
   the library calls :func:`check`, which raises once the innermost active deadline

@@ -1,0 +1,1 @@
+"""Decisions: the advisor, the game-level judgement by playouts, and the bots."""

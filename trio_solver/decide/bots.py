@@ -1,0 +1,430 @@
+"""Bots: players that see only their :class:`~trio_solver.game.view.PlayerView`.
+
+A bot is anything with the two methods of :class:`Bot`; a frontend can implement
+the same protocol for a human. Every random choice of a bot goes through the
+:class:`random.Random` it was built with, so a seeded game is reproducible.
+
+* :class:`RandomBot` — a uniformly random legal reveal.
+* :class:`MemoryBot` — the strongest kind of bot found in the open-source Trio
+  programs: perfect memory of every card shown, its own hand, takes a trio it
+  can see, otherwise guesses the likeliest place by counting the cards not yet
+  accounted for.
+* :class:`SolverBot` — the advisor's exact probabilities, plus the game beyond
+  the turn: the mode's goal, and what a failed turn would show the next players.
+* ``expert`` (:class:`trio_solver.decide.expert.ExpertBot`) — plays for the game: playouts
+  to the end over exact posterior samples among the advisor's best reveals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from .. import _args
+from .._args import show as _show
+from ..infer.beliefs import Beliefs
+from ..errors import ViewError
+from .expert import ExpertBot, TiesExpertBot, bot_order, solver_score
+from .swaps import pairing_swap
+from ..game.reveal import Reveal
+from ..game.rules import COPIES, SEVEN, VALUES
+from .search import advise
+from ..game.table import StepReader
+from .rollout import DEFAULT_POLICY, ModelBot
+from ..game.view import PlayerView
+
+__all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory", "MemoryTracker"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the game loop asks of a player."""
+
+    name: str
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        """The next reveal for the seat to move (``view.seat == view.to_move``)."""
+        ...
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        """At a swap moment of this seat's team: the value of the card to give, or ``None`` not to swap."""
+        ...
+
+
+def _check_view(view: object, reveal: bool) -> None:
+    """Raise :class:`ViewError` unless ``view`` is a position a bot can decide in."""
+    if not isinstance(view, PlayerView):
+        raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+    if reveal and view.over:
+        raise ViewError(f"view: the game is over (seat {view.winner} won): there is no reveal to choose")
+
+
+class RandomBot:
+    """Uniformly random legal reveals; swaps a random card half of the time."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        return self.rng.choice(view.legal_reveals())
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        if not view.hand or self.rng.random() < 0.5:
+            return None
+        return self.rng.choice(view.hand)
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory
+
+
+@dataclass
+class Memory:
+    """What a player with perfect memory (and no probability) knows from a view.
+
+    ``low[s]`` / ``high[s]`` list the values known at sorted positions 0, 1, ... from each
+    end of seat ``s``'s hand as it is now; ``slots`` the known centre slots.
+    """
+
+    low: list[list[int | None]] = field(default_factory=list)
+    high: list[list[int | None]] = field(default_factory=list)
+    slots: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Memory:
+        """Replay the public history of ``view`` and remember every card shown."""
+        return MemoryTracker(view).update(view)
+
+    def known(self, view: PlayerView, r: Reveal) -> int | None:
+        """The value ``r`` would show now, if remembered."""
+        if r.is_centre:
+            return self.slots.get(r.index)
+        pos = view.position(r)
+        s = r.index
+        if r.kind == "lowest":
+            depth, lst = pos, self.low[s]
+        else:
+            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
+        return lst[depth] if depth < len(lst) else None
+
+
+class MemoryTracker:
+    """The public memory of one game, kept up to date one step at a time as the game's views come in
+    (:meth:`update`), so that a bot does not replay the history at every decision."""
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.rules.players
+        self.rules, self.first_player = view.rules, view.first_player
+        self.reader = StepReader(view.rules, view.first_player)
+        self.public = Memory([[] for _ in range(n)], [[] for _ in range(n)], {})
+
+    def follows(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a later position of the game followed so far."""
+        return (view.rules == self.rules and view.first_player == self.first_player
+                and self.reader.follows(view.events))
+
+    def update(self, view: PlayerView) -> Memory:
+        """What ``view``'s seat remembers now (``view`` must :meth:`follow <follows>`): the public memory,
+        updated with the steps since the last update, and the seat's own hand. Valid until the next
+        update."""
+        mem = self.public
+        for step in self.reader.read(view.events):
+            if step.swap is not None:
+                for s in step.swap.seats:
+                    mem.low[s] = []
+                    mem.high[s] = []
+                continue
+            r, v = step.reveal, step.value
+            assert r is not None and v is not None
+            if step.depth is None:
+                mem.slots[r.index] = v
+            else:
+                _put(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
+            trio = step.trio
+            if trio is not None:
+                sizes = step.table.sizes  # after the trio left
+                for s, lo, hi in trio.hands:
+                    mem.low[s] = mem.low[s][lo:][:sizes[s]]
+                    mem.high[s] = mem.high[s][hi:][:sizes[s]]
+                for c in trio.slots:
+                    mem.slots.pop(c, None)
+        if view.hand is None or view.seat is None:
+            return mem
+        low, high = mem.low[:], mem.high[:]
+        low[view.seat] = list(view.hand)
+        high[view.seat] = list(reversed(view.hand))
+        return Memory(low, high, mem.slots)
+
+
+class _Remembering:
+    """A bot's perfect memory: its :class:`MemoryTracker` of the game its views come from, updated step
+    by step (a view of another game starts it afresh)."""
+
+    def __init__(self) -> None:
+        self._tracker: MemoryTracker | None = None
+
+    def __call__(self, view: PlayerView) -> Memory:
+        if self._tracker is None or not self._tracker.follows(view):
+            self._tracker = MemoryTracker(view)
+        return self._tracker.update(view)
+
+
+def _put(lst: list[int | None], depth: int, value: int) -> None:
+    while len(lst) <= depth:
+        lst.append(None)
+    lst[depth] = value
+
+
+def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
+    """Copies of each value not in a trio, not in the viewer's hand, not in a remembered place."""
+    left = {v: COPIES for v in VALUES}
+    for t in view.trios:
+        for v in t:
+            left[v] = 0
+    for v in view.hand or ():
+        left[v] -= 1
+    for slot, v in mem.slots.items():
+        if view.centre_present[slot]:
+            left[v] -= 1
+    for s in range(view.rules.players):
+        if s == view.seat:
+            continue
+        size = view.sizes[s]
+        low, high = mem.low[s], mem.high[s]
+        for depth, known in enumerate(low):
+            if known is not None:
+                left[known] -= 1
+        for depth, known in enumerate(high):
+            # a card remembered from both ends is counted once
+            mirror = size - 1 - depth
+            if known is not None and not (0 <= mirror < len(low) and low[mirror] is not None):
+                left[known] -= 1
+    return {v: max(c, 0) for v, c in left.items()}
+
+
+class MemoryBot:
+    """Perfect memory, takes any trio it can see, else the likeliest guess by counting cards."""
+
+    name = "memory"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._remember = _Remembering()
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        mem = self._remember(view)
+        legal = view.legal_reveals()
+        face = view.turn
+        if face:
+            return self._continue(view, mem, legal, face[0].value)
+        # a trio it can see: three remembered cards of one value reachable in sequence
+        best_v, best_n, start = None, 0, None
+        for v in VALUES:
+            n, first = _reachable(view, mem, v)
+            if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
+                best_v, best_n, start = v, n, first
+        if best_n >= 3 or (best_n == 2 and start is not None):
+            assert start is not None
+            return start
+        # else start with a card of the value it holds most of at its own ends
+        own = [r for r in legal if r.seat == view.seat]
+        if own:
+            return max(own, key=lambda r: (self._promise(view, mem, mem.known(view, r) or 0), self.rng.random()))
+        return self._guess(view, mem, legal, None)
+
+    def _promise(self, view: PlayerView, mem: Memory, v: int) -> float:
+        n, _ = _reachable(view, mem, v)
+        return n + _unaccounted(view, mem).get(v, 0) / 10
+
+    def _continue(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int) -> Reveal:
+        for r in legal:
+            if mem.known(view, r) == v:
+                return r
+        return self._guess(view, mem, legal, v)
+
+    def _guess(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int | None) -> Reveal:
+        left = _unaccounted(view, mem)
+        unknown_total = sum(left.values())
+        # avoid places remembered to hold another value
+        options = [r for r in legal if mem.known(view, r) is None]
+        if not options:
+            return self.rng.choice(legal)
+        if v is None:
+            return self.rng.choice(options)
+        scored = []
+        for r in options:
+            scored.append((_guess_prob(view, r, v, left, unknown_total), self.rng.random(), r))
+        scored.sort(reverse=True)
+        return scored[0][2]
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        hand = view.hand or ()
+        if not hand:
+            return None
+        singles = [v for v in hand if hand.count(v) == 1 and v != SEVEN]
+        return self.rng.choice(singles) if singles else None
+
+
+def _reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
+    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one."""
+    count = 0
+    first: Reveal | None = None
+    for slot, val in mem.slots.items():
+        if val == v and view.centre_present[slot] and not any(
+                r.reveal.is_centre and r.reveal.index == slot for r in view.turn):
+            count += 1
+            first = first or Reveal.centre(slot)
+    for s in range(view.rules.players):
+        acc = view.accessible(s)
+        if acc <= 0:
+            continue
+        got = 0
+        for kind in ("lowest", "highest"):
+            r = Reveal.lowest(s) if kind == "lowest" else Reveal.highest(s)
+            pos = view.position(r)
+            lst = mem.low[s] if kind == "lowest" else mem.high[s]
+            depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos
+            k = 0
+            while depth + k < len(lst) and lst[depth + k] == v and got + k < acc:
+                k += 1
+            if k and first is None:
+                first = r
+            got += k
+            if got >= acc:
+                break
+        count += got
+    return count, first
+
+
+def _guess_prob(view: PlayerView, r: Reveal, v: int, left: dict[int, int], total: int) -> float:
+    """Chance that an unremembered place shows ``v``, counting unaccounted cards only."""
+    if total <= 0:
+        return 0.0
+    if r.is_centre:
+        return left.get(v, 0) / total
+    n = view.accessible(r.index)
+    below = sum(c for u, c in left.items() if u < v)
+    above = sum(c for u, c in left.items() if u > v)
+    k = left.get(v, 0)
+    side = below if r.kind == "lowest" else above
+    n = min(n, total)
+
+    def comb(a: int, b: int) -> int:
+        return math.comb(a, b) if 0 <= b <= a else 0
+
+    return (comb(total - side, n) - comb(total - side - k, n)) / max(comb(total, n), 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solver
+
+
+class SolverBot:
+    """The advisor, aware of the mode's goal and of what a failed turn shows the next player.
+
+    At each decision it ranks the legal reveals by ``p_win`` weighted strongly, then
+    ``p_trio`` weighted by how much that trio serves the goal, minus the chance that
+    a failure hands the next player a trio they can then see for certain.
+    """
+
+    name = "solver"
+
+    def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
+        self.rng = rng
+        self.leak_weight = leak_weight
+        self._remember = _Remembering()
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        beliefs = Beliefs(view)
+        adv = advise(view, "trio", beliefs=beliefs)
+        mem = self._remember(view) if self.leak_weight and not view.turn else None
+        scored = []
+        for e in bot_order(view, adv.evaluations):
+            score = solver_score(view, e)
+            if mem is not None:
+                score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
+            scored.append((score, e))
+        best = max(scored, key=lambda t: t[0])[1]
+        return best.reveal
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        return pairing_swap(view)
+
+
+
+
+def _leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> float:
+    """Chance that this first reveal fails and shows a card that completes a trio the next player can see.
+
+    Approximated on remembered cards: after a failed turn the shown card's value ``v``
+    is public; if two other copies of ``v`` are already remembered and reachable, the
+    next player sees a trio.
+    """
+    if reveal.seat == view.seat:
+        dist = {view.own_value(reveal) or 0: 1.0}
+    elif reveal.is_centre:
+        dist = beliefs.centre().get(reveal.index, {})
+    else:
+        dist = beliefs.end(reveal)
+    leak = 0.0
+    for v, p in dist.items():
+        if mem.known(view, reveal) == v:
+            continue  # already public: nothing new is shown
+        n, _ = _reachable(view, mem, v)
+        if n >= 2:
+            leak += p
+    return leak
+
+
+BOT_NAMES = ("random", "memory", "solver", "playout", "expert-ties", "expert")
+
+
+class PlayoutBot(ModelBot):
+    """The rollout policy of the playouts (``scoring``, :mod:`trio_solver.rollout`) as a bot: perfect
+    memory, chances by counting, first reveals scored as ``solver`` scores them; deterministic."""
+
+    name = "playout"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, DEFAULT_POLICY)
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        return super().choose_reveal(view)
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        return super().choose_swap(view)
+
+
+def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
+    """A bot by name (``random``, ``memory``, ``solver``, ``expert``) drawing its random choices from ``rng``.
+
+    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default); the other
+    bots have no budget and ignore it. Raises :class:`~trio_solver.errors.ViewError` for an
+    unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
+    ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
+    :class:`PlayerView` of the seat to decide."""
+    if not isinstance(name, str) or name not in BOT_NAMES:
+        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
+    _args.rng("rng", rng, ViewError)
+    factories: dict[str, Callable[[random.Random], Bot]] = {
+        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot, "playout": PlayoutBot,
+        "expert-ties": (lambda r: TiesExpertBot(r, budget=budget)),
+        "expert": (lambda r: ExpertBot(r, budget=budget)),
+    }
+    try:
+        return factories[name](rng)
+    except KeyError:
+        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})") from None

@@ -1,0 +1,300 @@
+"""The ``expert`` bot: plays for the game, not for the turn.
+
+At the start of a turn it takes the exact advisor's evaluations, ordered by the
+turn-level score of ``solver`` without its leak penalty (:func:`solver_score`), and
+plays the best of them unless other reveals tie with it (within
+:data:`DEFAULT_WINDOW`, 0 by default: the turn's exact chances cannot tell them
+apart). Those equals (distinct reveals only: one unknown centre card stands for all
+of them, since no one has seen any) are raced: each is played out to the end of the
+game on deals drawn exactly from its posterior (:mod:`trio_solver.decide.evaluate`), with
+common random numbers (every candidate on the same deals) and successive halving
+(the samples go to the candidates still in the race); on a deal, reveals that leave
+the game in the same state after the turn (two cards everyone knows that cannot
+make a trio, say) share one playout. It picks the candidate that wins the most
+playouts. The reveal of a card everyone already knows is among them when it ties
+(with no chance of a trio anywhere, a failure that teaches the table nothing: the
+move the memory game's optimal strategy makes). The race is kept to ties because a
+race over every reveal was measured to trade real trio chances for game values the
+rollout model gets wrong against strong players: its departures from the best turn
+score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
+0.05 still trailed the turn score alone (README, design section).
+A certain trio is taken at once when nothing has a better turn score (a reveal likely to
+win the game outright beats a sure trio that does not win: a trio ends the turn, so the
+sure one gives the likely win up); in the middle of a turn it follows the advisor's
+exact plan (most reveals after the first are forced or obvious), except that when
+every reveal left has less than :data:`QUIET_BELOW` chance of a trio it turns a card
+everyone already knows, so the failure teaches the table nothing. In team play, at a
+swap moment, it races in the same way the three single cards its partner most likely
+pairs with (the ``solver``'s order) and no swap, the partner giving what the rollout
+model gives. See the README's design section for
+the measurements behind these choices.
+
+The budget is the number of playouts per decision (``budget``), so a decision is
+deterministic for a seed whatever the machine's speed. By default it is
+:func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
+are longer and they have more reveals), so that a decision takes about the same
+time at every table size.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .. import _args
+from ..infer.beliefs import Beliefs
+from ..errors import ViewError
+from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
+from ..game.reveal import Reveal
+from .rollout import public_memory
+from .search import Advice, Evaluation, advise
+from .swaps import pairing_order
+from ..game.view import PlayerView
+
+__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
+
+#: Playouts per decision by default at 3 players (see :func:`default_budget`).
+DEFAULT_BUDGET = 1920
+#: Single cards raced at a swap moment (with no swap), in the solver's order of pairing.
+SWAP_OPTIONS = 3
+#: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
+#: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
+#: README's design section).
+DEFAULT_WINDOW = 0.0
+#: The bot's beliefs weigh a deal by this for each choice of an opponent it makes unlikely: an
+#: opponent in the middle of its turn asking for another card while its own lowest or highest card
+#: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the README's design section.
+DEFAULT_READ = 0.02
+#: In the middle of a turn, below this chance of a trio a card everyone knows is turned (the failure
+#: then shows nothing new); measured in the README's design section.
+QUIET_BELOW = 0.08
+
+
+def solver_score(view: PlayerView, e: Evaluation) -> float:
+    """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal."""
+    goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
+    return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+
+
+def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
+    """``evaluations`` in the order the bots break ties of their scores: the chance of a trio, of a win
+    now, the goal, then the mover's own known card first, then the order of the legal reveals. This is
+    the bots' own order, kept apart from the advice's presentation order (:func:`trio_solver.search.advise`,
+    which puts a card everyone knows first), so that the ``solver`` bot every measurement plays
+    against does not change with the presentation."""
+    legal = {r: i for i, r in enumerate(view.legal_reveals())}
+    seat = view.seat
+
+    def key(e: Evaluation) -> tuple[float, ...]:
+        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
+        return (-round(e.p_trio, 12), -round(e.p_win, 12), -round(e.progress, 12), -own, legal[e.reveal])
+
+    return sorted(evaluations, key=key)
+
+
+def default_budget(players: int) -> int:
+    """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by (3/players)²
+    (1080 at 4, 691 at 5, 480 at 6): a playout is longer with more players, and so is the list of
+    distinct reveals, so that a decision takes about the same time at every table size."""
+    n = max(players, 3)
+    return DEFAULT_BUDGET * 9 // (n * n)
+
+
+def _check_budget(budget: object) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
+        raise ViewError(f"budget must be a number of playouts from 1 to 1000000, got {budget!r}")
+    return budget
+
+
+class TiesExpertBot:
+    """``expert-ties``: playouts to the end of the game over exact posterior samples, among the advisor's
+    reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn."""
+
+    name = "expert-ties"
+    #: The rollout policy of its playouts (:data:`trio_solver.rollout.POLICIES`).
+    policy = "counting"
+
+    def __init__(self, rng: random.Random, *, budget: int | None = None,
+                 candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
+                 stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ) -> None:
+        """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
+        ``candidates``: how many of the best distinct reveals by the turn score are raced at most
+        (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
+        this of the best are raced (``None``: every distinct reveal, as the bot did before).
+        ``stratify`` and ``halving`` switch the two noise reductions off for measurements
+        (``benchmarks/expert_noise.py``); the bot always uses both. ``read``: the weight of a deal
+        for each opponent's choice it makes unlikely (:class:`~trio_solver.infer.beliefs.Beliefs`'
+        ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior."""
+        self.rng = rng
+        self.budget = None if budget is None else _check_budget(budget)
+        self.candidates = None if candidates is None else max(1, int(candidates))
+        if window is not None and (isinstance(window, bool) or not isinstance(window, (int, float))
+                                   or not 0 <= window <= 10):
+            raise ViewError(f"window must be a turn-score margin from 0 to 10 or None, got {window!r}")
+        self.window = None if window is None else float(window)
+        self.stratify = stratify
+        self.halving = halving
+        self.quiet_below = QUIET_BELOW
+        self.read = _args.read_weight("read", read, ViewError)
+
+    def score(self, view: PlayerView, e: Evaluation) -> float:
+        """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
+        as ``benchmarks/solver_variants.py`` does to measure other weights)."""
+        return solver_score(view, e)
+
+    def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
+        """The advisor's evaluations, best turn-level score first (ties in the bots' order, :func:`bot_order`)."""
+        return sorted(bot_order(view, advice.evaluations), key=lambda e: -round(self.score(view, e), 12))
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        beliefs = Beliefs(view, read=self.read)
+        advice = advise(view, "trio", beliefs=beliefs)
+        ranked = self.ranked(view, advice)
+        seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
+        top = round(self.score(view, ranked[0]), 12)
+        for e in ranked:  # the best turn scores come first; a likely win beats a sure trio that does not win
+            if round(self.score(view, e), 12) < top:
+                break
+            if e.p_trio >= 1 - 1e-9:  # a sure trio with the best turn score: nothing to search
+                return e.reveal
+        if view.turn:
+            return self._continue(view, ranked, beliefs, seed)
+        if len(ranked) == 1:
+            return ranked[0].reveal
+        cands = self.candidates_of(view, ranked)
+        if len(cands) == 1:
+            return cands[0].reveal
+        post = Posterior(view, beliefs, self.policy)
+        return self._race(post, cands, seed, self._budget_for(view)).reveal
+
+    def _budget_for(self, view: PlayerView) -> int:
+        """Playouts for a decision at ``view``'s table: the bot's budget, else :func:`default_budget`."""
+        return self.budget if self.budget is not None else default_budget(view.rules.players)
+
+    def candidates_of(self, view: PlayerView, ranked: list[Evaluation]) -> list[Evaluation]:
+        """The reveals raced at the start of a turn: the distinct reveals of ``ranked`` (one unknown
+        centre card standing for all) whose turn score is within ``window`` of the best, at most
+        ``candidates`` of them, and the best reveal of a card everyone knows if it is within the
+        window too (a failure then teaches the table nothing). With one candidate there is no race."""
+        memory = public_memory(view)
+        distinct = distinct_moves(view, memory, ranked)  # one unseen centre card stands for all
+        if self.window is not None:
+            floor = self.score(view, distinct[0]) - self.window - 1e-12
+            distinct = [e for e in distinct if self.score(view, e) >= floor]
+        cands = distinct[: self.candidates]
+        quiet = next((e for e in distinct if memory.knows(view, e.reveal)), None)
+        if quiet is not None and quiet not in cands:
+            cands.append(quiet)  # a failure teaches the table nothing
+        return cands
+
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
+        """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
+
+        With no chance of a trio left, or a best chance below :attr:`quiet_below`
+        (:data:`QUIET_BELOW`), the best reveal of a card everyone already knows, if there is one:
+        the turn is (all but) lost, and the failure then teaches nobody anything. Otherwise, among
+        the reveals with the best ``p_win`` and ``p_trio`` (the chance depends only on the set of
+        cards still to show, not their order), an uncertain card goes before the mover's own
+        card, so a failure leaves the own card hidden.
+        """
+        top = ranked[0]
+        memory = None
+        if top.p_trio <= 0 or top.p_trio < self.quiet_below:
+            memory = public_memory(view)
+            quiet = next((e for e in ranked if memory.knows(view, e.reveal)), None)
+            if quiet is not None:
+                return quiet.reveal
+        ties = [e for e in ranked if abs(e.p_trio - top.p_trio) < 1e-9 and abs(e.p_win - top.p_win) < 1e-9]
+        if len(ties) == 1:
+            return top.reveal
+        known = memory if memory is not None else public_memory(view)
+
+        def own_hidden(e: Evaluation) -> bool:
+            return e.reveal.seat == view.seat and not known.knows(view, e.reveal)
+
+        return min(ties, key=lambda e: (own_hidden(e), ranked.index(e))).reveal
+
+    def _race(self, post: Posterior, cands: list[Evaluation], seed: int, budget: int) -> Evaluation:
+        """Successive halving with common random numbers: every survivor is played on the same deals
+        (reveals that leave the same state after the turn share their playout on a deal)."""
+        tallies = [Tally.empty() for _ in cands]
+
+        def play_round(alive: list[int], idx: range) -> dict[int, float]:
+            playout_tallies(post, [cands[i] for i in alive], seed, idx, [tallies[i] for i in alive])
+            return {i: (tallies[i].estimate(cands[i].p_trio, cands[i].p_win)[0] if self.stratify
+                        else tallies[i].mean()) for i in alive}
+
+        return cands[self._halving(len(cands), budget, play_round)]
+
+    def _halving(self, count: int, budget: int,
+                 play_round: Callable[[list[int], range], dict[int, float]]) -> int:
+        """The index of the best of ``count`` candidates: ``play_round(alive, indices)`` plays the
+        candidates ``alive`` on the posterior deals ``indices`` and returns their estimates so far.
+        Each round the survivors are played on the same new deals and the better half goes on; ties
+        go to the earlier candidate."""
+        alive = list(range(count))
+        rounds = max(1, (count - 1).bit_length()) if self.halving else 1
+        per_round = budget // rounds
+        done = 0
+        for r in range(rounds):
+            share = max(1, per_round // len(alive))
+            idx = range(done, done + share)
+            score = play_round(alive, idx)
+            done += share
+            alive.sort(key=lambda i: (-round(score[i], 12), i))
+            if r < rounds - 1:
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+        return alive[0]
+
+    def swap_options(self, view: PlayerView, beliefs: Beliefs | None = None) -> list[int | None]:
+        """The swaps raced at a swap moment: the :data:`SWAP_OPTIONS` first single cards of
+        :func:`~trio_solver.decide.swaps.pairing_order` (the solver's choice first), then no swap. A card of
+        which the seat holds two or three is never given (it would break a pair); with no single
+        card the only option is no swap."""
+        return [*pairing_order(view, beliefs)[:SWAP_OPTIONS], None]
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        """Race the :meth:`swap_options` by playouts to the end of the game on posterior deals (the
+        partner gives what the rollout model gives), with common random numbers; the default budget
+        as for a reveal."""
+        _args.instance("view", view, PlayerView, ViewError)
+        seed = self.rng.getrandbits(32)
+        if view.seat is None or view.rules.partner(view.seat) is None:
+            return None
+        beliefs = Beliefs(view, read=self.read)
+        options = self.swap_options(view, beliefs)
+        if len(options) == 1 or not beliefs.consistent:
+            return options[0]
+        post = Posterior(view, beliefs, self.policy)
+        budget = self._budget_for(view)
+        outcomes: list[list[float]] = [[] for _ in options]
+
+        def play_round(alive: list[int], idx: range) -> dict[int, float]:
+            for i in alive:
+                outcomes[i].extend(swap_outcomes(post, options[i], seed, idx))
+            return {i: sum(outcomes[i]) / len(outcomes[i]) for i in alive}
+
+        return options[self._halving(len(options), budget, play_round)]
+
+
+class ExpertBot(TiesExpertBot):
+    """``expert``: searches every distinct legal reveal, at the start of a turn and in its middle, by
+    playouts to the end of the game on common posterior deals (successive halving), the opponents and
+    itself played by the ``scoring`` rollout policy (the ``solver`` bot's turn score on counted
+    chances). A certain trio with the best turn score is taken without a search."""
+
+    name = "expert"
+    policy = "scoring"
+
+    def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
+                 window: float | None = None, stratify: bool = True, halving: bool = True,
+                 read: float | None = DEFAULT_READ) -> None:
+        super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
+                         halving=halving, read=read)
+
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
+        """Mid-turn: every distinct reveal raced as at the start of a turn."""
+        cands = distinct_moves(view, public_memory(view), ranked)
+        if len(cands) == 1:
+            return cands[0].reveal
+        return self._race(Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal

@@ -1,0 +1,866 @@
+"""The ``trio-solver`` command (see docs/INTERFACE.md for the JSON contracts).
+
+Exit status: 0 success; 1 the record, or the request on it, is invalid (one
+line on standard error naming the place), a time limit (``--time-limit``) passed,
+or the output could not be written (full disk, closed standard output); 2 usage
+errors (unknown option, missing file); 70 an internal error (a bug; ``TRIO_DEBUG=1``
+shows its traceback); 130 interrupted (Ctrl-C). Output is built
+completely before anything is written, so a failure never leaves half an answer
+behind. A reader that goes away (``| head``) ends the command quietly with status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
+
+from .._args import show as _show
+from .._text import escape
+from ..errors import RecordError, RunError, TrioError
+from ..infer.facts import STATE_BUDGET
+from ..words import percent, pm
+
+__all__ = ["main"]
+
+PROG = "trio-solver"
+COMMANDS = ("validate", "replay", "beliefs", "advise", "evaluate", "analyse", "simulate", "play", "engine",
+            "serve")
+
+
+#: Whether the command started with its standard input closed (``<&-``).
+_STDIN_CLOSED = False
+
+
+class UsageError(Exception):
+    """A command line that cannot be run (exit status 2)."""
+
+
+#: Longest piece of a command line quoted back in an error (a 5,000-digit number is cut).
+_QUOTE = 60
+
+
+def _cut_long_words(message: str) -> str:
+    return " ".join(w if len(w) <= _QUOTE else w[:_QUOTE] + f"...({len(w)} characters)"
+                    for w in " ".join(message.split()).split(" "))
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{_cut_long_words(message)} (see '{self.prog} --help')")
+
+
+def _seat_arg(text: str) -> int | None | str:
+    t = text.strip().lower()
+    if t == "default":
+        return "default"
+    if t in ("none", "spectator"):
+        return None
+    if t == "all":
+        return "all"
+    if t.isascii() and t.isdigit() and len(t) <= 6:
+        return int(t)
+    raise argparse.ArgumentTypeError(f"expected a seat number, 'none' or 'all', got {_show(text)}")
+
+
+def _nonneg(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a number (0 or more), got {_show(text)}")
+    if len(t.lstrip("0")) > 15:
+        raise argparse.ArgumentTypeError(f"{len(t)}-digit number: far above any limit")
+    return int(t)
+
+
+def _seconds(text: str) -> float:
+    from ..limits import MAX_SECONDS
+
+    try:
+        value = float(text) if len(text) <= 30 else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                                         f"got {_show(text)}")
+    return value
+
+
+def _positive(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 12 or int(t) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {_show(text)}")
+    return int(t)
+
+
+def _port(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 5 or not 0 <= int(t) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0 to 65535, got {_show(text)}")
+    return int(t)
+
+
+def _fraction(text: str, lo: float, hi: float) -> float:
+    try:
+        value = float(text) if len(text) <= 30 else math.nan
+    except ValueError:
+        value = math.nan
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"expected a number from {lo} to {hi}, got {_show(text)}")
+    return value
+
+
+def _confidence_arg(text: str) -> float:
+    return _fraction(text, 0.5, 1.0)
+
+
+def _precision_arg(text: str) -> float:
+    return _fraction(text, 0.0, 0.5)
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 30 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {_show(text)}")
+    return value
+
+
+def _bar(done: int, total: int, what: str) -> str:
+    width = 30
+    filled = int(width * done / max(total, 1))
+    return f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}"
+
+
+# defaults shown in --help (kept equal to the library's by tests/test_evaluate.py)
+_DEFAULT_EVALUATE = 4000
+_DEFAULT_ADVISE = 2048
+_DEFAULT_ANALYSE = 256
+_DEFAULT_BUDGET = 1920
+
+
+def _load(path: str) -> Any:
+    from ..game.record import Record
+
+    if path == "-" and _STDIN_CLOSED:
+        raise RecordError("-", "standard input is closed")
+    if path != "-" and not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    if path != "-" and os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory, not a record file")
+    return Record.load(path)
+
+
+# -- commands ----------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace) -> str:
+    from ..infer.validate import check_record
+
+    record = _load(args.file)
+    summary = check_record(record)
+    if args.json:
+        return json.dumps(summary.to_json())
+    return str(summary)
+
+
+def cmd_replay(args: argparse.Namespace) -> str:
+    from .protocol import replay_json
+    from ..report.render import render_frame, winner_text
+
+    record = _load(args.file)
+    data = replay_json(record, args.seat, args.after)
+    if args.json:
+        return json.dumps(data)
+    frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
+    out = []
+    for k, label, fr in frames:
+        head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
+        out.append(head)
+        out.append(render_frame(fr, record.names, data["seat"] if isinstance(data["seat"], int) else None))
+        out.append("")
+    final = frames[-1][2]
+    if final["winner"] is not None:
+        out.append(winner_text(record.rules, final["winner"], record.names))
+    else:
+        out.append(f"Seat {final['to_move']} to move")
+    return "\n".join(out)
+
+
+def cmd_beliefs(args: argparse.Namespace) -> str:
+    from .protocol import beliefs_of
+
+    record = _load(args.file)
+    beliefs = beliefs_of(record, args.seat, args.after, args.swap_budget)
+    data = beliefs.to_json(args.after)
+    if args.list:
+        from ..infer import csp
+
+        count = beliefs.placement_count()
+        data["placement_count"] = count
+        if count <= args.list:
+            found = csp.placements(beliefs.facts, args.list)
+            data["placements"] = [
+                {"probability": float(p), "rows": _matrix_json(m)} for p, m in found
+            ]
+        else:
+            data["placements"] = _first_placements(beliefs.view, beliefs, args.list, args.swap_budget)
+    if args.json:
+        return json.dumps(data)
+    return _beliefs_text(data)
+
+
+def _first_placements(view: Any, beliefs: Any, n: int, budget: int) -> list[dict[str, Any]]:
+    """The first ``n`` placements the CSP finds, each with its exact probability
+    (``None`` for one that hides secret swap cards: its weight sums over them)."""
+    from fractions import Fraction
+
+    from ..infer import csp
+    from ..infer.beliefs import Beliefs
+
+    total = Beliefs(view, exact=True, swap_budget=budget).total_weight
+    out: list[dict[str, Any]] = []
+    for m, bits in csp.solutions(beliefs.facts):
+        p = None if bits else float(Fraction(csp.weight(beliefs.facts, m, bits), total))
+        out.append({"probability": p, "rows": _matrix_json({k: c for k, c in m.items() if c})})
+        if len(out) >= n:
+            break
+    return out
+
+
+def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
+    rows: dict[str, list[int]] = {}
+    for (key, v), c in sorted(m.items()):
+        name = "unseen centre slots" if key < 0 else f"seat {key}"
+        rows.setdefault(name, []).extend([v] * c)
+    return rows
+
+
+def _dist_text(d: dict[str, float]) -> str:
+    return "  ".join(f"{v}:{percent(p, 1)}" for v, p in sorted(d.items(), key=lambda t: int(t[0])))
+
+
+def _beliefs_text(data: dict[str, Any]) -> str:
+    who = "spectator" if data["seat"] is None else f"seat {data['seat']}"
+    lines = [f"Beliefs of {who} after {data['after']} events (seat {data['to_move']} to move)"
+             + ("  [approximate: secret swaps]" if data.get("approximate") else "")]
+    if data["centre"]:
+        lines.append("Centre slots:")
+        for slot, d in data["centre"].items():
+            lines.append(f"  c{slot}: {_dist_text(d)}")
+    lines.append("Hand ends (what a request would show now):")
+    for seat in data["lowest"]:
+        lines.append(f"  l{seat}: {_dist_text(data['lowest'][seat])}")
+        lines.append(f"  h{seat}: {_dist_text(data['highest'][seat])}")
+    if data["hands"]:
+        lines.append("Expected cards in hidden hands:")
+        for seat, h in data["hands"].items():
+            exp = "  ".join(f"{v}:{e:.2f}" for v, e in h["expected"].items())
+            lines.append(f"  seat {seat} ({h['size']} cards): {exp}")
+    if data["deductions"]:
+        lines.append("Certain:")
+        lines.extend(f"  {d}" for d in data["deductions"])
+    if "placements" in data:
+        shown, count = len(data["placements"]), data["placement_count"]
+        if shown == count:
+            lines.append(f"Possible placements ({count}, most likely first):")
+        else:
+            lines.append(f"Possible placements: the first {shown} of {count} (in the order found):")
+        for p in data["placements"]:
+            rows = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in p["rows"].items())
+            q = p["probability"]
+            prob = "   ?   " if q is None else percent(q, 2).rjust(7)
+            lines.append(f"  {prob}  {rows}")
+    return "\n".join(lines)
+
+
+def cmd_advise(args: argparse.Namespace) -> str:
+    from .protocol import advise_result
+
+    record = _load(args.file)
+    if args.objective != "game" and args.confidence is not None:
+        raise UsageError("--confidence is for --objective game")
+    advice, data = advise_result(record, args.seat, args.after, args.objective, samples=args.samples,
+                                 seed=args.seed, confidence=args.confidence)
+    if args.json:
+        return json.dumps(data)
+    from ..report.advice_text import advice_text
+
+    view = record.view(args.seat, args.after)
+    text = advice_text(advice, record.names, wins=view.rules.winning_values(view.team_trios(advice.seat)))
+    if args.objective == "game":
+        from ..decide.evaluate import explain
+
+        text += "\n" + "\n".join(explain(view, advice))
+    return text
+
+
+def cmd_evaluate(args: argparse.Namespace) -> str:
+    from .protocol import evaluate_result
+    from ..report.render import seat_name
+
+    record = _load(args.file)
+    result, data = evaluate_result(record, args.seat, args.after, samples=args.samples, seed=args.seed,
+                                   precision=args.precision)
+    after = data["after"]
+    if args.json:
+        return json.dumps(data)
+    who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
+    lines = [f"Chance to win the game, seen by {who} after {after} events "
+             f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
+        mark = "  <- to move" if s == result.to_move else ""
+        lines.append(f"  {seat_name(s, record.names):<12} {pm(p, e):>14}{mark}")
+    return "\n".join(lines)
+
+
+def cmd_analyse(args: argparse.Namespace) -> str:
+    paths = list(args.file)
+    many = len(paths) > 1 or (paths[0] != "-" and os.path.isdir(paths[0]))
+    if args.csv and not many:
+        raise UsageError("--csv summarises a collection: give a directory or several files")
+    if many:
+        return _analyse_many(args, paths)
+    if args.reports:
+        raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
+    from .protocol import analysis_of
+
+    record = _load(paths[0])
+    show = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(_bar(done, total, "positions analysed"))
+            sys.stderr.flush()
+
+    result = analysis_of(record, progress, samples=_samples(args), seed=args.seed, confidence=_confidence(args))
+    if show:
+        sys.stderr.write("\n")
+    if args.html:
+        page = result.html(f"Trio game analysis: {os.path.basename(paths[0])}")
+        _write_atomic(args.html, page)
+    if args.json:
+        return json.dumps(result.to_json())
+    text = result.text(all_decisions=args.all)
+    if args.html:
+        text += f"\nHTML report written to {args.html}"
+    return text
+
+
+def _confidence(args: argparse.Namespace) -> float | None:
+    if args.quick and args.confidence is not None:
+        raise UsageError("--quick judges by the turn only: it takes no --confidence")
+    return args.confidence  # type: ignore[no-any-return]
+
+
+def _samples(args: argparse.Namespace) -> int:
+    if args.quick and args.samples is not None:
+        raise UsageError("--quick judges by the turn only: it takes no --samples")
+    from ..report.analysis import DEFAULT_SAMPLES
+
+    return 0 if args.quick else (args.samples if args.samples is not None else DEFAULT_SAMPLES)
+
+
+def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
+    from ..run.collection import analyse_files, record_paths
+
+    for p in paths:
+        if p == "-":
+            raise UsageError("standard input ('-') holds one record: analyse it alone")
+        if not os.path.exists(p):
+            raise UsageError(f"{p}: no such file or directory")
+    if args.html:
+        raise UsageError("--html is for one game; with a collection use --reports DIR")
+    files = record_paths(paths)
+    if not files:
+        raise UsageError(f"{', '.join(paths)}: no .json record files")
+    if args.reports and not os.path.isdir(args.reports):
+        raise UsageError(f"{args.reports}: not a directory (--reports needs an existing directory)")
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(_bar(done, total, "games"))
+            sys.stderr.flush()
+
+    _check_backend_args(args)
+    result = analyse_files(files, workers=args.workers, progress=progress, samples=_samples(args), seed=args.seed,
+                           confidence=_confidence(args), backend=args.backend, ray_address=args.ray_address,
+                           on_note=_note)
+    if show:
+        sys.stderr.write("\n")
+    if not result.analysed:
+        from ..errors import RecordError
+
+        first = result.failed[0]
+        raise RecordError(first.path, f"no game could be analysed ({first.error})")
+    written = []
+    if args.reports:
+        for o in result.analysed:
+            assert o.analysis is not None
+            stem = os.path.splitext(os.path.basename(o.path))[0]
+            base = os.path.join(args.reports, stem)
+            _write_atomic(base + ".txt", o.analysis.text(all_decisions=True) + "\n")
+            _write_atomic(base + ".html", o.analysis.html(f"Trio game analysis: {os.path.basename(o.path)}"))
+            written.append(base)
+    if args.json:
+        return json.dumps(result.to_json())
+    if args.csv:
+        return result.csv()
+    text = result.text()
+    if written:
+        text += f"\nReports (.txt and .html) for {len(written)} games written in {args.reports}"
+    return text
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write an output file atomically (see :func:`trio_solver.files.write_text`): complete or
+    untouched, no temporary file left; a bad path is one line (exit 1)."""
+    from ..files import write_text
+
+    write_text(path, text)
+
+
+def _progress_of(args: argparse.Namespace) -> bool | Any:
+    """``simulate``'s progress: ``--progress`` always (on standard error, plain lines when it is not a
+    terminal), ``--no-progress`` never, else on a terminal unless ``--json``."""
+    if args.progress is None:
+        return not args.json
+    return sys.stderr if args.progress else False
+
+
+def cmd_simulate(args: argparse.Namespace) -> str:
+    from ..errors import RulesError
+    from ..game.rules import Rules
+    from ..run.simulate import GameResult, run_tournament, save_record
+
+    rules = Rules(args.players, args.mode, args.teams)
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
+    if len(bots) != rules.players:
+        raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
+    _check_backend_args(args)
+    on_game = None
+    if args.save:
+        if os.path.exists(args.save) and not os.path.isdir(args.save):
+            raise RunError(f"--save {args.save}: exists and is not a directory")
+        os.makedirs(args.save, exist_ok=True)
+
+        def on_game(r: GameResult) -> None:
+            save_record(r, args.save)  # each record whole, as its game ends
+
+    try:
+        with _terminate_as_interrupt():
+            t = run_tournament(rules, bots, args.games, args.seed, workers=args.workers,
+                               keep_records=bool(args.save), progress=_progress_of(args), backend=args.backend,
+                               ray_address=args.ray_address, results_file=args.results, keep_results=False,
+                               on_game=on_game, on_note=_note, budget=args.budget)
+    except KeyboardInterrupt:
+        if args.results:
+            _note(f"the finished games are kept in {args.results}; run the same command again to go on")
+        raise
+    data = t.to_json()
+    if args.json:
+        return json.dumps(data)
+    lines = [f"{data['games']} games, {rules.players} players, {rules.mode.value}"
+             f"{', teams' if rules.teams else ''}, seed {args.seed}"]
+    if rules.teams:
+        lines.append("  teams (a team's win counts once, for the team):")
+        lines.append(f"  {'seats':<8} {'bots':<22} {'wins':>6} {'rate':>7}  95% interval")
+        for team in data["team_wins"]:
+            seats = " & ".join(map(str, team["seats"]))
+            kinds = " + ".join(team["bots"])
+            lines.append(f"  {seats:<8} {kinds:<22} {team['wins']:>6} {percent(team['win_rate'], 1):>7}  "
+                         f"[{percent(team['ci95'][0], 1)}, {percent(team['ci95'][1], 1)}]")
+        if any(len(set(team["bots"])) > 1 for team in data["team_wins"]):
+            lines.append("  note: some teams mix bots (partners are seats s and s + players/2); "
+                         "order --bots so partners match to compare bots")
+    else:
+        lines.append(f"  {'seat':>4} {'bot':<8} {'wins':>6} {'rate':>7}  95% interval")
+        for p in data["per_seat"]:
+            lines.append(f"  {p['seat']:>4} {p['bot']:<8} {p['wins']:>6} {percent(p['win_rate'], 1):>7}  "
+                         f"[{percent(p['ci95'][0], 1)}, {percent(p['ci95'][1], 1)}]")
+        lines.append("  by bot: " + ", ".join(f"{k} {v}" for k, v in data["wins"].items()))
+    played = t.played if t.played is not None else t.games
+    resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
+    where = args.backend if t.run is None else \
+        f"{t.run.backend}, {t.run.workers} worker{'s' if t.run.workers != 1 else ''}"
+    lines.append(f"  average turns {data['avg_turns']:.1f}; {played} games played in {t.seconds:.1f} s"
+                 f"{resumed}, {data['games_per_second']:.2f} games per second ({where})")
+    if args.save:
+        lines.append(f"  records saved in {args.save}")
+    if args.results:
+        lines.append(f"  results in {args.results}")
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a long run goes on, SIGTERM stops it as Ctrl-C does (workers stopped, finished work kept)."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave the signal alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _note(text: str) -> None:
+    print(f"{PROG}: note: {escape(text)}", file=sys.stderr, flush=True)
+
+
+def _check_backend_args(args: argparse.Namespace) -> None:
+    if args.backend != "ray" and args.ray_address is not None:
+        raise UsageError("--ray-address is for --backend ray")
+
+
+def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> None:
+    """The options that choose where many tasks run (``--workers``, ``--backend``, ``--ray-address``)."""
+    sp.add_argument("--workers", type=_positive, default=None,
+                    help=f"{what} run at a time (default 1 on the local backend, every CPU on Ray); capped at "
+                         "the CPUs available; the results are the same for any number")
+    sp.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="local: processes of this machine (default); ray: Ray tasks, retried if a worker dies "
+                         "(pip install 'trio-solver[ray]')")
+    sp.add_argument("--ray-address", metavar="ADDRESS", default=None,
+                    help="the Ray cluster to join: 'auto' (the one started on this machine by 'ray start') or "
+                         "HOST:PORT; default: start a private local Ray instance")
+
+
+def cmd_play(args: argparse.Namespace) -> str:
+    from ..errors import RulesError
+    from .play import play_terminal
+    from ..game.rules import Rules
+
+    rules = Rules(args.players, args.mode, args.teams)
+    if not 0 <= args.seat < rules.players:
+        raise RulesError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
+    if len(bots) != rules.players - 1:
+        raise RulesError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
+    if args.save:
+        directory = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(directory):
+            raise RecordError(args.save, "the directory does not exist")
+    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay)
+    return ""
+
+
+def cmd_engine(args: argparse.Namespace) -> str:
+    from .protocol import run_engine
+
+    run_engine(sys.stdin.buffer, sys.stdout.buffer)
+    return ""
+
+
+def cmd_serve(args: argparse.Namespace) -> str:
+    try:
+        from .service import serve
+    except ImportError as e:
+        raise UsageError(f"the HTTP service needs the serve extra: pip install 'trio-solver[serve]' ({e.name} missing)") from None
+    serve(host=args.host, port=args.port, workers=args.workers, timeout=args.timeout, cors=args.cors,
+          queue=args.queue, log_level=args.log_level, allow_hosts=args.allow_host, read_timeout=args.read_timeout,
+          client_share=args.client_share)
+    return ""
+
+
+# -- the parser ---------------------------------------------------------------------
+
+
+_TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's contradiction search, analyse) "
+                    "after SECONDS with an error (exit 1)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    p = _Parser(prog=PROG, description="Play and analyse the card game Trio: rules engine, exact beliefs, advice.",
+                epilog="Documents: docs/RULES.md (the rules as implemented), docs/RECORD.md (the trio-record/1 "
+                       "format), docs/INTERFACE.md (every command's options, exit status and JSON).")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS", help=_TIME_LIMIT_HELP)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def add(name: str, fn: Callable[[argparse.Namespace], str], help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(func=fn)
+        sp.add_argument("--time-limit", type=_seconds, default=argparse.SUPPRESS, metavar="SECONDS",
+                        help=_TIME_LIMIT_HELP)
+        return sp
+
+    sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
+    sp.add_argument("--json", action="store_true", help="print the summary as JSON (docs/INTERFACE.md)")
+
+    sp = add("replay", cmd_replay, "show the table after each event")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default",
+                    help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="stop after the first N events")
+    sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
+
+    sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+    sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
+                    help="also list the possible placements (python-constraint): all of them if at most N fit, "
+                         "else the first N found")
+    sp.add_argument("--swap-budget", type=_nonneg, default=STATE_BUDGET, metavar="STATES",
+                    help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
+                         f"{STATE_BUDGET}; larger is exact more often and slower)")
+    sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="the seat to move (default: the viewer)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
+                    help="what to rank by (default win: the chance to win this turn, then the chance of a "
+                         "trio; trio: the trio first; game: the chance to win the game, by playouts)")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
+                    help="--objective game: the most posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+    sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
+                    help="--objective game: stop once the ranking is clear at this confidence (default 0.95; 1: "
+                         "every reveal on every deal)")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+
+    sp = add("evaluate", cmd_evaluate, "each seat's chance to win the game, by playouts over exact posterior deals")
+    sp.epilog = ("The model of play behind the playouts (trio_solver/decide/rollout.py): every player has perfect "
+                 "memory and its own hand; it starts a turn with the reveal likeliest to give a trio (a winning "
+                 "trio weighs four times), reckoned by counting the unaccounted cards and the order of hands, "
+                 "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
+                 "playout.")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--seat", type=_seat_arg, default="default", help="a seat or 'none' (spectator)")
+    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
+                    help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
+    sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",
+                    help="stop once each side's standard error is at most E (default 0.02; 0: all --samples)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+
+    sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
+             "with a directory or several files, one summary per player across the games")
+    sp.add_argument("file", metavar="FILE", nargs="+", help="a record, or a directory of records, or several")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+    sp.add_argument("--all", action="store_true", help="also list every reveal (one game)")
+    sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart (one game)")
+    sp.add_argument("--csv", action="store_true", help="print the per-player summary as CSV (a collection)")
+    sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
+                                                     "(a collection)")
+    add_backend_options(sp, "games of a collection")
+    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+                    help="the most posterior deals per candidate reveal when judging by the chance to win the game "
+                         "(default %d)" % _DEFAULT_ANALYSE)
+    sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
+                    help="stop playing out a decision once its label is clear at this confidence (default 0.95; "
+                         "1: every reveal on every deal)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the playouts (default 0; same seed, same figures)")
+    sp.add_argument("--quick", action="store_true",
+                    help="judge by the chances of the turn only (trio chance + win now): faster, no win-chance "
+                         "curve")
+    sub.choices["analyze"] = sp  # type: ignore[assignment]  # the American spelling works too
+
+    sp = add("simulate", cmd_simulate, "play many games between bots and rank them")
+    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
+    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players; partners sit opposite)")
+    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert; "
+                                   "default solver then memory)")
+    sp.add_argument("--budget", type=_positive, default=None, metavar="K",
+                    help="the expert bot's playouts per decision (default %d at 3 players, scaled by "
+                         "(3/players)^2: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 4))
+    sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
+    sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="progress on standard error as the games finish (default: when it is a terminal "
+                         "and --json is not given; --progress also to a file or pipe, one line every few seconds)")
+    sp.add_argument("--seed", type=int, default=0, help="default 0")
+    add_backend_options(sp)
+    sp.add_argument("--results", metavar="FILE",
+                    help="append every finished game to FILE as a JSON line; run the same command again to "
+                         "resume (the games in FILE are not played again)")
+    sp.add_argument("--save", metavar="DIR", help="write every game as a record in DIR")
+    sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
+
+    sp = add("play", cmd_play, "play a game at the terminal against bots")
+    sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
+    sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
+    sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
+    sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
+    sp.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a random one, printed)")
+    sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
+    sp.add_argument("--delay", type=_delay, default=None,
+                    help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
+
+    add("engine", cmd_engine, "answer JSON requests, one per line, on standard input (docs/INTERFACE.md)")
+
+    sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
+    sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sp.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
+    sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
+    sp.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                    help="time limit of one request (default 30)")
+    sp.add_argument("--read-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                    help="time a client has to send a request's headers, and then its body (default 10)")
+    sp.add_argument("--queue", type=_positive, default=64,
+                    help="requests waiting or running at most; more are answered 503 busy (default 64)")
+    sp.add_argument("--client-share", type=_positive, default=None, metavar="N",
+                    help="requests of one client address waiting or running at most (default a quarter of "
+                         "--queue); behind a proxy every request comes from the proxy's address")
+    sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
+                    help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
+                         "for any): the name of a proxy in front of the service, or of this machine when bound "
+                         "to another address; by default only the bound address and the loopback names")
+    sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (see the module's docstring).
+
+    Never lets an exception out: errors, a closed or broken standard stream, a full disk
+    and Ctrl-C are each one line on standard error (when it is open) and an exit status.
+    """
+    from ..limits import time_limit
+
+    global _STDIN_CLOSED
+    if sys.stdin is None:  # started with standard input closed: reading it finds the end at once
+        _STDIN_CLOSED = True
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    args: argparse.Namespace | None = None
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
+        if sys.stdout is None:
+            raise _OutputError("standard output is closed")
+        with time_limit(args.time_limit):
+            output = args.func(args)
+        if output:
+            # text from records and file names never reaches the terminal raw (names are checked on
+            # reading; paths are not): every control character but the line break is escaped
+            output = escape(output, keep="\n")
+            sys.stdout.write(output if output.endswith("\n") else output + "\n")
+        sys.stdout.flush()
+    except UsageError as e:
+        return _fail(str(e), 2)
+    except TrioError as e:
+        return _fail(_with_file(args, _in_cli_words(e)), 1)
+    except KeyboardInterrupt:
+        _silence_stdout()
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except _OutputError as e:
+        _silence_stdout()
+        return _fail(str(e), 1)
+    except RecursionError:
+        return _fail("input nested too deeply", 1)
+    except MemoryError:
+        return _fail("out of memory", 1)
+    except OSError as e:
+        _silence_stdout()
+        what = "cannot write the output" if e.filename is None else f"{e.filename}"
+        return _fail(f"{what}: {e.strerror or e}", 1)
+    except SystemExit as e:  # --help, --version: argparse printed and exits
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError, AttributeError):
+            _silence_stdout()
+        return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
+        if os.environ.get("TRIO_DEBUG"):
+            raise
+        return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
+    return 0
+
+
+class _OutputError(Exception):
+    """Standard output cannot take the answer (exit status 1)."""
+
+
+def _fail(message: str, status: int) -> int:
+    """Print ``trio-solver: message`` as one line on standard error (if it is open), its control
+    characters escaped; return ``status``."""
+    line = f"{PROG}: {' '.join(escape(message).split())}\n"
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return status
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``| head``) or the device is full: stop writing, and let nothing be
+    flushed (or complained about) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            try:
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+        os.close(devnull)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    except OSError:
+        pass
+
+
+#: Arguments of the library that the commands take as options: their errors name the option.
+_OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "seed": "--seed",
+              "confidence": "--confidence", "precision": "--precision",
+              "swap_budget": "--swap-budget", "objective": "--objective", "limit": "--list",
+              "time limit": "--time-limit", "allow_hosts": "--allow-host", "client_share": "--client-share",
+              "read_timeout": "--read-timeout"}
+
+
+def _in_cli_words(e: TrioError) -> str:
+    """The library's message, naming the command-line option where the library names its argument."""
+    where = getattr(e, "where", None)
+    if isinstance(e, RecordError) and where in _OPTION_OF:
+        return f"{_OPTION_OF[where]}: {e.reason}"
+    name, sep, reason = str(e).partition(": ")
+    if sep and name in _OPTION_OF:
+        return f"{_OPTION_OF[name]}: {reason}"
+    return str(e)
+
+
+def _with_file(args: argparse.Namespace | None, message: str) -> str:
+    """``FILE: message`` for a command on one record file (not when the message names it already)."""
+    f = getattr(args, "file", None)
+    if isinstance(f, list):  # analyse FILE...: one file is named, several are named by their own errors
+        f = f[0] if len(f) == 1 else None
+    if not isinstance(f, str) or not f or f == "-" or message.startswith(f"{escape(f)}: "):
+        return message
+    return f"{f}: {message}"
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

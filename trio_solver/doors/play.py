@@ -1,0 +1,286 @@
+"""A game of Trio at the terminal against bots.
+
+The person at the terminal is a :class:`HumanBot`, a bot like the others whose
+``choose_reveal`` and ``choose_swap`` read the terminal, so the game is played by
+:func:`trio_solver.run.simulate.play_game`'s loop. The table is drawn at the start
+of each turn with every card the person has seen shown in its hand; reveals
+are typed in the short notation (``c3``, ``l2``, ``h0``); ``hint`` gives the
+advisor's answer, ``table`` draws the table again, ``help`` lists the
+commands, ``quit`` (or end of input, or Ctrl-C) stops. Bot reveals are paced
+(``delay`` seconds each) so a person can follow them. The finished (or
+abandoned) game is saved as a full-deal record, and the command that analyses
+it is printed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from .._args import show
+from .._text import escape
+from ..report.advice_text import advice_text
+from ..decide.bots import Bot, SolverBot, make_bot
+from ..game.state import Game
+from ..errors import NotationError
+from ..game.record import Record, read_names
+from ..report.render import describe_event, frame, render_frame
+from ..game.reveal import Reveal
+from ..game.rules import Rules
+from ..decide.search import advise
+from ..report.seen import seen_frame
+from ..run.simulate import play_game
+from ..game.view import PlayerView
+
+__all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names"]
+
+HELP = """Commands:
+  c<slot>   reveal a centre slot, e.g. c3
+  l<seat>   reveal the lowest card of a seat, e.g. l2 (your own seat too)
+  h<seat>   reveal the highest card of a seat, e.g. h0
+  hint      the advisor's answer for this moment
+  table     draw the table again
+  help      this text
+  quit      stop (the game so far is saved); end of input and Ctrl-C too"""
+
+SWAP_HELP = """Swap moment: you and your partner each give the other one card, secretly.
+  <value>   give a card of that value, e.g. 7
+  pass      do not swap (the swap happens only if both partners give a card)
+  hint      the card the advisor would give
+  table     draw the table again
+  help      this text
+  quit      stop (the game so far is saved)"""
+
+
+class QuitGame(Exception):
+    """The person asked to stop (``quit``, end of input or Ctrl-C)."""
+
+
+def bot_display_names(kinds: Sequence[str]) -> list[str]:
+    """Distinct names for bots: ``memory``, or ``memory 1`` / ``memory 2`` when a kind appears twice."""
+    out = []
+    seen: dict[str, int] = {}
+    for k in kinds:
+        seen[k] = seen.get(k, 0) + 1
+        out.append(f"{k} {seen[k]}" if kinds.count(k) > 1 else k)
+    return out
+
+
+class HumanBot:
+    """The person at the terminal, as a :class:`~trio_solver.decide.bots.Bot`: reads ``stdin``, writes ``out``."""
+
+    name = "human"
+
+    def __init__(self, stdin: TextIO, out: Callable[[str], None], names: Sequence[str]) -> None:
+        self.stdin = stdin
+        self.out = out
+        self.names = list(names)
+
+    def _read(self, prompt: str) -> str:
+        if discard_typeahead(self.stdin):
+            self.out("  (what you typed before this prompt was dropped: read the table first)")
+        self.out(prompt)
+        try:
+            line = self.stdin.readline()
+        except KeyboardInterrupt:
+            raise QuitGame from None
+        if not line:
+            raise QuitGame
+        return line.strip().lower()
+
+    def table(self, view: PlayerView) -> str:
+        """The table as this seat knows it."""
+        return render_frame(seen_frame(view), self.names, view.seat)
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        legal = set(view.legal_reveals())
+        while True:
+            face = " ".join(str(r) for r in view.turn)
+            text = self._read(f"Your move{' (face up: ' + face + ')' if face else ''} > ")
+            if not text:
+                continue
+            if text in ("quit", "exit", "q"):
+                raise QuitGame
+            if text in ("help", "?"):
+                self.out(HELP)
+                continue
+            if text == "table":
+                self.out(self.table(view))
+                continue
+            if text == "hint":
+                assert view.seat is not None
+                wins = view.rules.winning_values(view.team_trios(view.seat))
+                self.out(advice_text(advise(view), self.names, limit=8, wins=wins))
+                continue
+            try:
+                reveal = Reveal.from_str(text)
+            except NotationError as e:
+                self.out(f"  {e}")
+                continue
+            if reveal not in legal:
+                self.out(f"  not allowed: {_why_illegal(view, reveal)}")
+                continue
+            return reveal
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        hand = view.hand or ()
+        assert view.seat is not None
+        partner = view.rules.partner(view.seat)
+        who = self.names[partner] if partner is not None else "your partner"
+        self.out(self.table(view))
+        while True:
+            text = self._read(f"Swap moment: your hand is {list(hand)}. Card to give {who} (a value), "
+                              f"'pass', 'hint' or 'help' > ")
+            if text in ("pass", "", "no", "none"):
+                return None
+            if text in ("quit", "exit", "q"):
+                raise QuitGame
+            if text in ("help", "?"):
+                self.out(SWAP_HELP)
+                continue
+            if text == "table":
+                self.out(self.table(view))
+                continue
+            if text == "hint":
+                pick = SolverBot(random.Random(0)).choose_swap(view)
+                self.out(f"  hint: give {pick} (the single card {who} most likely pairs with)" if pick is not None
+                         else "  hint: pass (you hold no single card to give)")
+                continue
+            if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) in hand:
+                return int(text)
+            try:
+                Reveal.from_str(text)
+            except NotationError:
+                self.out(f"  you hold no {show(text)}; give one of {sorted(set(hand))}, or 'pass'")
+            else:
+                self.out(f"  the swap comes first: give one of {sorted(set(hand))}, or 'pass'; then the turn goes on")
+
+
+def discard_typeahead(stream: TextIO) -> bool:
+    """Drop what was typed on the terminal ``stream`` before now (a move typed while the bots played
+    must not be taken before the person saw the new table). Returns whether anything was dropped;
+    does nothing (``False``) when ``stream`` is not a terminal (a pipe, a file, a test's script)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not os.isatty(fd):
+        return False
+    import select
+    import termios
+
+    pending = bool(select.select([fd], [], [], 0)[0])
+    termios.tcflush(fd, termios.TCIFLUSH)
+    return pending
+
+
+def _why_illegal(view: PlayerView, reveal: Reveal) -> str:
+    """The rules' reason a reveal is not allowed now (from the public table only)."""
+    i = reveal.index
+    if reveal.is_centre:
+        slots = len(view.centre_present)
+        if not 0 <= i < slots:
+            return f"{reveal}: there is no centre slot {i}" + (
+                " (team play has no centre)" if view.rules.teams else f" (slots 0 to {slots - 1})")
+        if not view.centre_present[i]:
+            return f"{reveal}: centre slot {i} is empty (its card left in a trio)"
+        return f"{reveal}: centre slot {i} is already face up in this turn"
+    if not 0 <= i < view.rules.players:
+        return f"{reveal}: there is no seat {i} (seats 0 to {view.rules.players - 1})"
+    if view.sizes[i] == 0:
+        return f"{reveal}: seat {i} has no card in hand"
+    return f"{reveal}: every card of seat {i} is already face up in this turn"
+
+
+def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int, *,
+                  stdin: TextIO, stdout: TextIO, save: str | None = None,
+                  names: Sequence[str] | None = None, delay: float = 0.0) -> Game:
+    """Play one game: seat ``human`` reads ``stdin``; the other seats are bots of the kinds ``bot_names``.
+
+    Returns the game as it stands at the end or when the person stopped; with
+    ``save`` it is written there as a record (also when stopped). ``delay`` is
+    the pause after each bot reveal, in seconds. ``names`` (one per seat, checked as a record's
+    names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
+    Every line written is escaped as :func:`trio_solver._text.escape` does.
+    """
+    def out(text: str) -> None:
+        stdout.write(escape(text, keep="\n") + "\n")
+        stdout.flush()
+
+    display = bot_display_names(list(bot_names))
+    if names:
+        seat_names = list(read_names(names, rules.players))
+    else:
+        others = iter(display)
+        seat_names = ["you" if s == human else next(others) for s in range(rules.players)]
+    person = HumanBot(stdin, out, seat_names)
+    kinds = iter(bot_names)
+    bots: list[Bot] = [person if s == human else make_bot(next(kinds), random.Random(seed * 31 + s))
+                       for s in range(rules.players)]
+    holder: list[Game] = []
+
+    def on_start(game: Game) -> None:
+        holder.append(game)
+        teams = ""
+        if rules.teams:
+            teams = "; teams: " + ", ".join(" & ".join(seat_names[s] for s in t) for t in rules.teams_of_seats)
+        out(f"Trio: {rules.players} players, {rules.mode.value}{teams}. Seed {seed}. "
+            f"You are seat {human} ({seat_names[human]}).")
+        out("Type 'help' for the commands.")
+
+    def on_swap(game: Game, a: int, b: int, va: int | None, vb: int | None) -> None:
+        if human in (a, b):
+            if va is not None and vb is not None:
+                mine, theirs = (va, vb) if human == a else (vb, va)
+                partner = b if human == a else a
+                out(f"Your team swaps: you give {mine}, {seat_names[partner]} gives {theirs}.")
+            else:
+                out("Your team does not swap (both partners must give a card).")
+        elif va is not None and vb is not None:
+            out(f"{seat_names[a]} and {seat_names[b]} swap a card secretly.")
+
+    def on_decision(game: Game) -> None:
+        if not game.turn:
+            out("")
+            out("Your turn:" if game.to_move == human else f"Turn of {seat_names[game.to_move]}:")
+            out(render_frame(seen_frame(game.view(human)), seat_names, human))
+
+    def on_reveal(game: Game) -> None:
+        if game.turn:
+            seat, last = game.to_move, game.turn[-1]
+            done = None
+        else:
+            ev = game.events[-1]
+            seat, last, done = ev.seat, ev.reveals[-1], ev  # type: ignore[union-attr]
+        who = "You reveal" if seat == human else f"{seat_names[seat]} reveals"
+        out(f"  {who} {last.reveal} = {last.value}")
+        if done is not None:
+            out("  " + describe_event(done, seat_names))
+        if seat != human and delay > 0:
+            time.sleep(delay)
+
+    try:
+        play_game(rules, bots, rng=random.Random(seed), on_start=on_start, on_swap=on_swap,
+                         on_decision=on_decision, on_reveal=on_reveal)
+    except (QuitGame, KeyboardInterrupt):
+        if not holder:  # stopped before the deal: nothing to save
+            raise
+        out("")
+        out("Stopped.")
+    game = holder[0]
+    out("")
+    out(render_frame(frame(game, "all"), seat_names))
+    if game.winner is not None:
+        team = [s for t in rules.teams_of_seats if game.winner in t for s in t] if rules.teams else [game.winner]
+        who = " & ".join(seat_names[s] for s in team)
+        out(f"{who} win{'s' if len(team) == 1 else ''}" + (" - well played!" if human in team else "."))
+    if save:
+        Record.from_game(game, names=seat_names).save(save)
+        out(f"Game saved to {save}")
+        out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
+    else:
+        out("(Use --save FILE to keep the game and analyse it with 'trio-solver analyse FILE'.)")
+    return game

@@ -1,0 +1,680 @@
+"""``trio-solver serve``: the operations of :mod:`trio_solver.doors.protocol` over HTTP, and the web board.
+
+Stateless: every request carries its record. ``POST /v1/OP`` with the request
+object (without ``op`` and ``id``) as its JSON body (``Content-Type:
+application/json``) answers 200 and the result object; errors are
+``{"error": "one line"}`` with status 400 (invalid record or request, or a
+``Host`` that is not the service's), 404 (unknown operation or path), 405
+(method), 408 (headers or body too slow), 413 (body over the size limit), 415
+(a body that is not declared JSON), 503 (too many requests waiting, overall or
+from one client) or 504 (over the time limit). No status 500 ever carries a
+traceback.
+
+Hostile clients: the ``Host`` header must name the service (its address, a
+loopback name, or a name given with ``allow_hosts``), so a page whose domain
+was made to resolve to this machine (DNS rebinding) gets nothing; a body must be
+declared JSON, so a page of another site cannot post one without the browser
+asking first (CORS preflight); request headers and bodies must arrive within
+``read_timeout`` seconds; one client address may hold at most ``client_share``
+of the ``queue`` places, so stalled requests from one client cannot lock the
+others out; a client that disconnects mid-body is one line in the log.
+
+The computations run in a pool of worker processes, off the event loop. Each
+worker enforces the time limit on itself with an interval timer, so a request
+that runs too long stops computing instead of holding its worker; the server
+also stops waiting a little after the limit in case a worker cannot be
+interrupted, and then replaces the pool.
+
+``GET /`` serves the web board (static files in ``trio_solver/doors/web``),
+``GET /v1/health`` a liveness answer, ``GET /openapi.json`` the schema and
+``GET /docs`` a page of the operations built from it (no script, nothing
+loaded from elsewhere). Every ``GET`` route answers ``HEAD`` too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import html
+import ipaddress
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .. import __version__
+from .._args import show
+from .._text import UNSAFE, escape
+from ..decide.bots import BOT_NAMES
+from ..errors import RunError
+from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
+
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = ["create_app", "serve", "server_config", "HostCheck", "WEB_DIR", "DEFAULT_PORT", "LOCAL_HOSTS",
+           "DEFAULT_READ_TIMEOUT"]
+
+DEFAULT_PORT = 8765
+#: The web board's files, shipped inside the package.
+WEB_DIR = Path(__file__).with_name("web")
+#: Extra seconds the server waits past the time limit for a worker that did not stop itself.
+GRACE = 5.0
+#: Seconds a client has to send a request's headers, and then its body (a game record is a few kB).
+DEFAULT_READ_TIMEOUT = 10.0
+#: The Host names every service answers to: this machine's loopback names, which no other site can use.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Seconds an idle keep-alive connection stays open.
+KEEP_ALIVE = 5
+#: The log of the service (uvicorn's, so that ``--log-level`` applies to it).
+_LOG = logging.getLogger("uvicorn.error")
+
+
+# -- the worker side ---------------------------------------------------------------------
+
+
+class _Overtime(BaseException):
+    """Raised inside a worker when its request is over the time limit (a BaseException, so no
+    ``except Exception`` of the library can swallow it)."""
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise _Overtime()
+
+
+def _init_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the workers
+    signal.signal(signal.SIGALRM, _alarm)
+
+
+def _work(op: str, args: dict[str, Any], timeout: float) -> tuple[str, Any]:
+    """Run one operation in a worker: ``("ok", result)``, ``("bad", line)``, ``("timeout", line)``
+    or ``("internal", line)``. Never raises, so nothing unpicklable crosses the pipe."""
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return "ok", handle(op, args)
+    except _Overtime:
+        return "timeout", f"{op}: over the time limit of {timeout:g} s"
+    except UnknownOp as e:
+        return "unknown", error_text(e)
+    except Exception as e:  # noqa: BLE001 - one line back, never a traceback
+        from ..errors import TrioError
+
+        return ("bad" if isinstance(e, (TrioError, RecursionError)) else "internal"), error_text(e)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _warm() -> int:
+    """Import the heavy modules once per worker, so the first real request is not slow."""
+    from ..report import analysis  # noqa: F401
+    from ..infer import beliefs, validate  # noqa: F401
+    from ..decide import bots, search  # noqa: F401
+
+    return os.getpid()
+
+
+# -- the server side -----------------------------------------------------------------------
+
+
+def _error(status: int, message: str, *, close: bool = False) -> JSONResponse:
+    """``{"error": message}`` with ``status``; ``close``: the connection is closed after it (for an
+    answer sent before the request's body was read whole)."""
+    response = JSONResponse({"error": message}, status_code=status)
+    if close:
+        response.headers["Connection"] = "close"
+    return response
+
+
+def _host_name(header: str) -> str:
+    """The host of a ``Host`` header, without its port and final dot, in lower case
+    (``"[::1]:8765"`` is ``"::1"``, ``"LocalHost.:80"`` is ``"localhost"``)."""
+    text = header.strip().lower()
+    if text.startswith("["):
+        end = text.find("]")
+        return text[1:end] if end > 0 else text
+    if text.count(":") == 1:
+        text = text.split(":")[0]
+    return text.rstrip(".")
+
+
+def host_pattern(text: str) -> str:
+    """A name for ``allow_hosts`` (``--allow-host``): a host name or address, ``*.example.org``
+    (that domain's subdomains) or ``*`` (any Host; for a proxy that checks it itself), in lower case.
+    Raises :class:`~trio_solver.errors.RunError` for anything else."""
+    name = text.strip().lower().rstrip(".") if isinstance(text, str) else ""
+    if name.startswith("[") and name.endswith("]"):  # an IPv6 address as written in a URL
+        name = name[1:-1]
+    body = name[2:] if name.startswith("*.") else name
+    if name != "*" and (not body or len(body) > 253 or UNSAFE.search(body) is not None
+                        or any(c in body for c in " /\\@?#*[]") or body.startswith((".", "-"))):
+        raise RunError(f"allow_hosts: expected a host name, *.DOMAIN or *, got {show(text)}")
+    return name
+
+
+class HostCheck:
+    """Which ``Host`` headers the service answers: the loopback names, the address it is bound to
+    (any IP address when it is bound to every address, 0.0.0.0 or ::), and the ``allow`` patterns
+    (:func:`host_pattern`). A page of another site that made its own domain resolve to this machine
+    (DNS rebinding) sends that domain as the Host, which none of these match; an address typed as
+    digits cannot be rebound. A request without a Host (HTTP/1.0) names no site and is answered."""
+
+    def __init__(self, bind: str = "127.0.0.1", allow: Sequence[str] = ()) -> None:
+        names = set(LOCAL_HOSTS)
+        names.update(host_pattern(a) for a in allow)
+        bound = _host_name(bind) if bind else ""
+        self.any_ip = bound in ("", "0.0.0.0", "::")
+        if not self.any_ip:
+            names.add(bound)
+        self.any = "*" in names
+        self.suffixes = tuple(n[1:] for n in names if n.startswith("*."))
+        self.names = frozenset(names)
+
+    def allows(self, header: str | None) -> bool:
+        """Whether a request with this ``Host`` header (``None``: none) is answered."""
+        if header is None or self.any:
+            return True
+        name = _host_name(header)
+        if name in self.names or (self.suffixes and name.endswith(self.suffixes)):
+            return True
+        if self.any_ip:
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return False
+
+
+class _HostGuard:
+    """The outermost layer of the application: a request whose ``Host`` the :class:`HostCheck`
+    refuses (or with several Host headers) is answered 400 and nothing else runs."""
+
+    def __init__(self, app: ASGIApp, hosts: HostCheck) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            found = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
+            if len(found) > 1 or not self.hosts.allows(found[0] if found else None):
+                shown = show(found[0] if len(found) == 1 else found, 80)
+                await _error(400, f"Host {shown} is not an address of this service (a proxy's name is allowed "
+                                  "with serve --allow-host NAME)", close=True)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class _Admission:
+    """The requests admitted at once: at most ``queue`` in all, at most ``share`` from one client
+    address (a request holds its place from its arrival to its answer)."""
+
+    def __init__(self, queue: int, share: int) -> None:
+        self.queue = queue
+        self.share = share
+        self.total = 0
+        self.by_client: dict[str, int] = {}
+
+    def enter(self, client: str) -> str | None:
+        """Admit a request of ``client``; the one-line reason when it is refused."""
+        mine = self.by_client.get(client, 0)
+        if self.total >= self.queue:
+            return f"busy: {self.total} requests in progress; try again shortly"
+        if mine >= self.share:
+            return (f"busy: {mine} requests of this client in progress (at most {self.share} at once); "
+                    "try again when one is answered")
+        self.total += 1
+        self.by_client[client] = mine + 1
+        return None
+
+    def leave(self, client: str) -> None:
+        """The request of ``client`` is answered: its place is free."""
+        self.total -= 1
+        left = self.by_client[client] - 1
+        if left:
+            self.by_client[client] = left
+        else:
+            del self.by_client[client]
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
+def _timed_protocol(read_timeout: float) -> type[Any]:
+    """uvicorn's h11 protocol with a time limit on request headers: a connection whose next request's
+    headers have not all arrived ``read_timeout`` seconds after it opened, or after its last answer,
+    is answered 408 and closed (uvicorn itself waits for headers forever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    late = json.dumps({"error": f"the request headers did not arrive within {read_timeout:g} s"}).encode()
+    answer = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+              b"content-length: " + str(len(late)).encode() + b"\r\n\r\n" + late)
+
+    class TimedH11Protocol(H11Protocol):
+        _timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._timer = self.loop.call_later(read_timeout, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def handle_events(self) -> None:
+            cycle = self.cycle
+            super().handle_events()
+            if self.cycle is not cycle:  # a request's headers arrived: its body has the app's limit
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            self._arm()  # before the next request (a pipelined one disarms it at once)
+            super().on_response_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _headers_late(self) -> None:
+            self._timer = None
+            if self.transport.is_closing() or (self.cycle is not None and not self.cycle.response_complete):
+                return
+            self.transport.write(answer)
+            self.transport.close()
+
+    return TimedH11Protocol
+
+
+class _Pool:
+    """The worker processes and the pool's replacement when a
+    worker dies or cannot be stopped."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+        futures = [self.executor.submit(_warm) for _ in range(self.workers)]
+        concurrent.futures.wait(futures, timeout=60)
+
+    def restart(self, failed: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Replace the pool ``failed`` (once: a request that saw it fail after another replaced it
+        does nothing)."""
+        if self.executor is not failed:
+            return
+        old = self.executor
+        self.executor = None
+        if old is not None:
+            procs = list(getattr(old, "_processes", {}).values())
+            old.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                with contextlib.suppress(Exception):
+                    p.kill()
+        self.start()
+
+    def stop(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+
+    def pids(self) -> list[int]:
+        ex = self.executor
+        return [] if ex is None else [p.pid for p in getattr(ex, "_processes", {}).values() if p.pid]
+
+
+_OP_DOCS: dict[str, str] = {
+    "version": "The library version and the protocol number.",
+    "validate": "Check a record against the rules and that some deal fits it: the summary of `validate --json`.",
+    "replay": "The table after each event from one seat's view: the JSON of `replay --json`.",
+    "state": "One frame of `replay --json` (the position after `after` events) plus `legal`, the legal reveals.",
+    "beliefs": "The exact probabilities of the hidden cards: the JSON of `beliefs --json`.",
+    "advise": "Every legal reveal of the seat to move with p_trio and p_win: the JSON of `advise --json`.",
+    "analyse": "Every decision of the known seats judged against the best reveal: the JSON of `analyse --json`.",
+    "new_game": "A new full-deal record with no events, dealt from `seed`.",
+    "move": "The record with one reveal (`c3`, or `c3=10` for a record without the deal) or swap added.",
+    "bot": "The reveal a bot chooses for the seat to move, from that seat's view only.",
+    "evaluate": "Each seat's chance to win the game from the position: the JSON of `evaluate --json`.",
+}
+
+_RECORD = {"type": "object", "description": "a trio-record/1 document"}
+_SEAT = {"type": ["integer", "null"], "description": "whose view; null: a spectator; omitted: the record's default"}
+_AFTER = {"type": "integer", "minimum": 0, "description": "the position after the first N events"}
+_ARGS: dict[str, dict[str, Any]] = {
+    "version": {},
+    "validate": {"record": _RECORD},
+    "replay": {"record": _RECORD, "seat": {"type": ["integer", "null", "string"]}, "after": _AFTER},
+    "state": {"record": _RECORD, "seat": {"type": ["integer", "null", "string"]}, "after": _AFTER},
+    "beliefs": {"record": _RECORD, "seat": _SEAT, "after": _AFTER, "swap_budget": {"type": "integer"}},
+    "advise": {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
+               "objective": {"type": "string", "enum": ["trio", "win", "game"]},
+               "samples": {"type": "integer", "description": "game: the most posterior deals per reveal"},
+               "seed": {"type": "integer"},
+               "confidence": {"type": "number", "description": "game: stop once the ranking is clear at this"}},
+    "evaluate": {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
+                 "samples": {"type": "integer", "description": "the most playouts"}, "seed": {"type": "integer"},
+                 "precision": {"type": "number", "description": "stop once each standard error is at most this"}},
+    "analyse": {"record": _RECORD,
+                "samples": {"type": "integer", "description": "the most deals per reveal; 0: by the turn only"},
+                "seed": {"type": "integer"},
+                "confidence": {"type": "number", "description": "stop once each label is clear at this"}},
+    "new_game": {"rules": {"type": "object"}, "seed": {"type": "integer"}, "first_player": {"type": "integer"},
+                 "names": {"type": "array", "items": {"type": "string"}}},
+    "move": {"record": _RECORD, "reveal": {"type": ["string", "object"],
+                                           "description": "c3, or c3=10, or {\"swap\": [a, b], \"cards\": [va, vb]}"}},
+    "bot": {"record": _RECORD, "bot": {"type": "string", "enum": list(BOT_NAMES)},
+            "seed": {"type": "integer"}, "budget": {"type": "integer", "description": "expert: playouts a decision"}},
+}
+_REQUIRED = {"validate": ["record"], "replay": ["record"], "state": ["record"], "beliefs": ["record"],
+             "advise": ["record"], "evaluate": ["record"], "analyse": ["record"], "new_game": ["rules"],
+             "move": ["record", "reveal"], "bot": ["record", "bot"]}
+_ERROR_SCHEMA = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}
+
+
+def _openapi_extra(op: str) -> dict[str, Any]:
+    body = {"type": "object", "properties": _ARGS.get(op, {}), "additionalProperties": False,
+            "required": _REQUIRED.get(op, [])}
+    err = {"content": {"application/json": {"schema": _ERROR_SCHEMA}}}
+    return {
+        "requestBody": {"required": op != "version", "content": {"application/json": {"schema": body}}},
+        "responses": {
+            "200": {"description": "the result object", "content": {"application/json": {"schema": {"type": "object"}}}},
+            "400": {"description": "invalid record or request", **err},
+            "413": {"description": "body over the size limit", **err},
+            "503": {"description": "busy: too many requests waiting", **err},
+            "504": {"description": "over the time limit", **err},
+        },
+    }
+
+
+async def _read_body(request: Request, limit: int) -> bytes | JSONResponse:
+    """The body, or the 413 answer once it is known to be over ``limit`` bytes (raises
+    :class:`ClientDisconnect` when the client goes away before its end)."""
+    too_big = _error(413, f"request body larger than {limit} bytes; a game record is a few kB", close=True)
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not (length.isascii() and length.isdigit()):
+            return _error(400, "Content-Length is not a number", close=True)
+        if len(length) > 18 or int(length) > limit:
+            return too_big
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return too_big
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _api_page(schema: dict[str, Any]) -> str:
+    """The page of ``GET /docs``: every operation of the OpenAPI ``schema`` with its arguments and
+    answers, as plain HTML (no script, no style sheet or font from elsewhere: it works offline)."""
+    e = html.escape
+    info = schema.get("info", {})
+    parts = [f"<h1>{e(str(info.get('title', '')))} {e(str(info.get('version', '')))}: the HTTP API</h1>",
+             f"<p>{e(str(info.get('description', '')))}</p>",
+             "<p>Each operation is <code>POST /v1/OP</code> with a JSON body (<code>Content-Type: "
+             "application/json</code>). The machine-readable schema is <a href=\"/openapi.json\">/openapi.json</a>; "
+             "the web board is at <a href=\"/\">/</a>; docs/INTERFACE.md tells the rest.</p>"]
+    for path, item in schema.get("paths", {}).items():
+        for method, op in item.items():
+            parts.append(f"<h2 id=\"{e(path)}\"><code>{e(method.upper())} {e(path)}</code></h2>")
+            parts.append(f"<p>{e(str(op.get('summary', '')))}</p>")
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            props = body.get("properties", {})
+            if props:
+                required = set(body.get("required", []))
+                rows = "".join(
+                    f"<tr><td><code>{e(name)}</code></td><td>{e(json.dumps(spec.get('type', 'any')))}</td>"
+                    f"<td>{'yes' if name in required else 'no'}</td><td>{e(str(spec.get('description', '')))}"
+                    f"{(' (one of ' + e(', '.join(map(str, spec['enum']))) + ')') if 'enum' in spec else ''}</td></tr>"
+                    for name, spec in props.items())
+                parts.append("<table><tr><th>argument</th><th>type</th><th>required</th><th>meaning</th></tr>"
+                             f"{rows}</table>")
+            answers = "; ".join(f"{e(code)} {e(str(r.get('description', '')))}"
+                                for code, r in op.get("responses", {}).items())
+            parts.append(f"<p>Answers: {answers}.</p>")
+    style = ("body{font:15px/1.45 system-ui,sans-serif;max-width:56em;margin:2em auto;padding:0 1em;color:#222}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
+             "vertical-align:top}code{font-size:95%}h2{margin-top:1.6em}")
+    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+            f"content=\"width=device-width, initial-scale=1\"><title>trio_solver API</title><style>{style}</style>"
+            f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _check_options(workers: Any, timeout: Any, queue: Any, read_timeout: Any, client_share: Any,
+                   max_body: Any) -> None:
+    from .._args import int_in
+
+    int_in("workers", workers, 1, 1024, RunError)
+    int_in("queue", queue, 1, 1_000_000, RunError)
+    int_in("max_body", max_body, 1, 1 << 40, RunError, "a number of bytes")
+    if client_share is not None:
+        int_in("client_share", client_share, 1, queue, RunError, "a number of requests")
+    for name, value in (("timeout", timeout), ("read_timeout", read_timeout)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 86400:
+            raise RunError(f"{name}: expected seconds above 0 and at most 86400, got {show(value)}")
+
+
+def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors: Sequence[str] = (),
+               max_body: int = MAX_REQUEST_BYTES, host: str = "127.0.0.1", allow_hosts: Sequence[str] = (),
+               read_timeout: float = DEFAULT_READ_TIMEOUT, client_share: int | None = None) -> FastAPI:
+    """The ASGI application: ``workers`` processes compute, a request runs at most ``timeout``
+    seconds, at most ``queue`` requests are admitted at once and at most ``client_share`` (default a
+    quarter of ``queue``, at least 1) from one client address (more get 503), a body must arrive within
+    ``read_timeout`` seconds (else 408), bodies over ``max_body`` bytes get 413, requests whose
+    ``Host`` is not ``host`` (the address the service is bound to), a loopback name or one of
+    ``allow_hosts`` get 400 (:class:`HostCheck`), and pages from the ``cors`` origins may call the API.
+
+    Raises :class:`~trio_solver.errors.RunError` naming the option for a value out of range. Run it
+    with :func:`server_config` (:func:`serve` does), which adds the time limit on request headers."""
+    _check_options(workers, timeout, queue, read_timeout, client_share, max_body)
+    hosts = HostCheck(host, allow_hosts)
+    share = client_share if client_share is not None else max(1, queue // 4)
+    pool = _Pool(workers)
+    admission = _Admission(queue, share)
+    free = asyncio.Semaphore(workers)  # a request is handed to the pool only when a worker is free
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.get_running_loop().run_in_executor(None, pool.start)
+        try:
+            yield
+        finally:
+            pool.stop()
+
+    app = FastAPI(
+        title="trio_solver", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+        description="Rules engine, exact beliefs and advice for the card game Trio. Every request carries its "
+                    "record; errors are {\"error\": \"one line\"}.",
+    )
+    app.state.pool = pool
+    app.state.admission = admission
+    app.state.read_timeout = float(read_timeout)
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and analyses compress well, phones like it
+    if cors:
+        app.add_middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST"],
+                           allow_headers=["Content-Type"], max_age=600)
+    app.add_middleware(_HostGuard, hosts=hosts)  # added last: the outermost layer, before anything runs
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        message = {404: f"no such path: {escape(request.url.path[:200])}", 405: "method not allowed"}.get(
+            exc.status_code, str(exc.detail))
+        response = _error(exc.status_code, message)
+        for name, value in (exc.headers or {}).items():  # Allow, on a 405
+            response.headers[name] = value
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error ({type(exc).__name__})")
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+    @app.get("/v1/health", summary="Liveness")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "version": __version__, "workers": pool.workers, "admitted": admission.total}
+
+    app.add_api_route("/v1/health", health, methods=["HEAD"], include_in_schema=False)
+
+    async def run(op: str, request: Request) -> Response:
+        # admission first: at most `queue` requests (and a client's share of them) hold a body in
+        # memory or wait for a worker
+        client = request.client.host if request.client is not None else ""
+        refused = admission.enter(client)
+        if refused is not None:
+            return _error(503, refused, close=True)
+        started = time.monotonic()
+        kind: str
+        out: Any
+        try:
+            declared = request.headers.get("content-type")
+            if declared is not None and not _is_json(declared):
+                return _error(415, f"the body must be JSON (Content-Type: application/json), not "
+                                   f"{show(declared, 60)}", close=True)
+            try:
+                body = await asyncio.wait_for(_read_body(request, max_body), read_timeout)
+            except asyncio.TimeoutError:
+                return _error(408, f"the request body did not arrive within {read_timeout:g} s", close=True)
+            except ClientDisconnect:
+                _LOG.warning("%s: the client %s went away before the end of its request body",
+                             escape(request.url.path[:80]), escape(client) or "?")
+                return _error(400, "the client went away before the end of its request body", close=True)
+            if isinstance(body, Response):
+                return body
+            if declared is None and body.strip():
+                return _error(415, "the body must be JSON: send it with Content-Type: application/json")
+            try:
+                args = parse_request(body) if body.strip() else {}
+            except Exception as e:  # noqa: BLE001
+                return _error(400, error_text(e))
+            if op == "version":  # no computation: answered here
+                try:
+                    kind, out = "ok", handle(op, args)
+                except Exception as e:  # noqa: BLE001
+                    kind, out = "bad", error_text(e)
+            else:
+                kind, out = await _submit(op, args, started + timeout)
+        finally:
+            admission.leave(client)
+        status = {"ok": 200, "bad": 400, "unknown": 404, "timeout": 504, "busy": 503, "internal": 500}[kind]
+        if status == 200:
+            response: Response = JSONResponse(out)
+        else:
+            response = _error(status, out)
+        response.headers["Server-Timing"] = f"op;dur={(time.monotonic() - started) * 1000:.1f}"
+        return response
+
+    async def _submit(op: str, args: dict[str, Any], deadline: float) -> tuple[str, Any]:
+        over = f"{op}: over the time limit of {timeout:g} s"
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(free.acquire(), max(0.0, deadline - time.monotonic()))
+        except asyncio.TimeoutError:
+            return "busy", f"busy: no worker became free within the time limit of {timeout:g} s; try again"
+        try:
+            for attempt in (0, 1):
+                executor = pool.executor
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return "timeout", over
+                if executor is None:
+                    return "busy", "the service is starting or stopping"
+                try:
+                    fut = executor.submit(_work, op, args, left)
+                    result: tuple[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), left + GRACE)
+                    return result
+                except asyncio.TimeoutError:
+                    # the worker did not stop itself: replace the pool
+                    await loop.run_in_executor(None, pool.restart, executor)
+                    return "timeout", over
+                except (BrokenProcessPool, RuntimeError):
+                    # a worker died (killed, out of memory): new workers, and one more try
+                    await loop.run_in_executor(None, pool.restart, executor)
+                    if attempt:
+                        return "busy", f"{op}: the worker stopped unexpectedly; try again"
+            return "busy", "unreachable"  # pragma: no cover
+        finally:
+            free.release()
+
+    def route(op: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return await run(op, request)
+
+        endpoint.__name__ = f"op_{op}"
+        return endpoint
+
+    for op in OPS:
+        app.add_api_route(f"/v1/{op}", route(op), methods=["POST"], summary=_OP_DOCS.get(op, op),
+                          openapi_extra=_openapi_extra(op), tags=["operations"])
+
+    @app.post("/v1/{op}", include_in_schema=False)
+    async def unknown(op: str) -> Response:
+        return _error(404, f"unknown op {op[:60]!r} (known: {', '.join(OPS)})")
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def board() -> Response:
+        return FileResponse(WEB_DIR / "index.html", media_type="text/html; charset=utf-8")
+
+    @app.api_route("/docs", methods=["GET", "HEAD"], include_in_schema=False)
+    async def docs() -> Response:
+        return HTMLResponse(_api_page(app.openapi()), headers={
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    return app
+
+
+def server_config(app: FastAPI, **options: Any) -> uvicorn.Config:
+    """The uvicorn configuration the service runs under (``options`` are uvicorn's: host, port,
+    log_level, ...): uvicorn's h11 protocol with the time limit on request headers of ``app``
+    (its ``read_timeout``), idle keep-alive connections closed after :data:`KEEP_ALIVE` seconds, no
+    ``Server`` header."""
+    import uvicorn
+
+    return uvicorn.Config(app, http=_timed_protocol(app.state.read_timeout), timeout_keep_alive=KEEP_ALIVE,
+                          server_header=False, **options)
+
+
+def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2, timeout: float = 30.0,
+          queue: int = 64, cors: Sequence[str] = (), log_level: str = "warning", allow_hosts: Sequence[str] = (),
+          read_timeout: float = DEFAULT_READ_TIMEOUT, client_share: int | None = None) -> None:
+    """Run the service until interrupted (the options are :func:`create_app`'s)."""
+    import uvicorn
+
+    app = create_app(workers=workers, timeout=timeout, queue=queue, cors=cors, host=host, allow_hosts=allow_hosts,
+                     read_timeout=read_timeout, client_share=client_share)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"trio-solver service on http://{shown}:{port}/  (web board at /, API under /v1, schema at "
+          f"/openapi.json, its page at /docs; {workers} workers, {timeout:g} s limit)", flush=True)
+    uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level)).run()

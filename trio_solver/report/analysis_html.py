@@ -1,0 +1,402 @@
+"""The analysis of one game as a self-contained HTML page, to open in a browser or to share.
+
+The page has the players and the result, the per-player summary, the key
+moments, one chart of the chances through the game (x: every reveal, a tick
+and number per turn; y: the chance of a trio this turn; the trios marked), and
+the full table. Every point of the chart, every key moment and every row of the
+table is clickable and shows the position as the mover saw it, what was played
+and what was best. The page needs nothing from the network; the analysis is
+embedded as JSON (with ``<``, ``>`` and ``&`` written as ``\\u003c`` and so on,
+so the browser's ``JSON.parse`` reads exactly the data of ``--json``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+from .._text import escape
+from ..words import percent as _pct
+from ..words import pm as _pm
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
+__all__ = ["page", "embed_json"]
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+# chart geometry, in the SVG's own units (it scales to the page's width)
+_W, _H = 900, 320
+_LEFT, _RIGHT, _TOP, _BOTTOM = 56, 16, 30, 52
+
+
+def embed_json(data: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">`` and parses back to ``data``."""
+    return (json.dumps(data, ensure_ascii=False)
+            .replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _x(i: int, n: int) -> float:
+    return _LEFT + (_W - _LEFT - _RIGHT) * (i + 0.5) / max(n, 1)
+
+
+def _y(p: float) -> float:
+    return _TOP + (_H - _TOP - _BOTTOM) * (1 - min(max(p, 0.0), 1.0))
+
+
+def _xb(k: int, n: int) -> float:
+    """The x of the boundary before decision ``k`` (after ``k`` decisions)."""
+    return _LEFT + (_W - _LEFT - _RIGHT) * k / max(n, 1)
+
+
+def _chart(a: Analysis) -> str:
+    n = len(a.decisions)
+    game = a.judged_by == "game"
+    parts: list[str] = []
+    # y axis: grid every 25%, title
+    for k in range(5):
+        p = k / 4
+        y = _y(p)
+        parts.append(f'<line x1="{_LEFT}" y1="{y:.1f}" x2="{_W - _RIGHT}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{k * 25}%</text>')
+    mid = (_TOP + _H - _BOTTOM) / 2
+    ytitle = "chance to win the game" if game else "chance of a trio this turn"
+    parts.append(f'<text class="axis" transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle">'
+                 f'{ytitle}</text>')
+    # x axis: a tick at the first reveal of each turn, numbered (thinned out when crowded)
+    starts = [(i, d.turn) for i, d in enumerate(a.decisions) if i == 0 or a.decisions[i - 1].turn != d.turn]
+    every = max(1, len(starts) // 25 + (1 if len(starts) > 25 else 0))
+    base = _H - _BOTTOM
+    parts.append(f'<line x1="{_LEFT}" y1="{base}" x2="{_W - _RIGHT}" y2="{base}" class="axisline"/>')
+    for k, (i, turn) in enumerate(starts):
+        x = _x(i, n) - (_W - _LEFT - _RIGHT) / max(n, 1) / 2
+        parts.append(f'<line x1="{x:.1f}" y1="{_TOP}" x2="{x:.1f}" y2="{base + 5}" class="turnline"/>')
+        if k % every == 0:
+            parts.append(f'<text x="{x + 2:.1f}" y="{base + 17}" class="tick">{turn}</text>')
+    parts.append(f'<text x="{(_LEFT + _W - _RIGHT) / 2:.0f}" y="{_H - 8}" class="axis" text-anchor="middle">'
+                 f'turn (each point is one reveal)</text>')
+    # judged by the game: each seat's chance to win after every turn, one line per side
+    if game and a.curve:
+        sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
+        for s in sides:
+            colour = COLOURS[s % len(COLOURS)]
+            pts = " ".join(f"{_xb(c.decisions, n):.1f},{_y(c.win_chance[s]):.1f}" for c in a.curve)
+            parts.append(f'<polyline points="{pts}" class="seatline" stroke="{colour}"/>')
+    # the best reveal's chance: a grey line
+    if n:
+        pts = " ".join(f"{_x(i, n):.1f},{_y(_best_y(a, d)):.1f}" for i, d in enumerate(a.decisions))
+        parts.append(f'<polyline points="{pts}" class="bestline"/>')
+    # trios: a marker at the top of the turn's last reveal
+    for (event, turn, seat, value) in a.trios:
+        idx = [i for i, d in enumerate(a.decisions) if d.event == event]
+        if idx:
+            x = _x(idx[-1], n)
+        else:  # a turn of a seat whose hand is unknown: between its neighbours
+            before = [i for i, d in enumerate(a.decisions) if d.event < event]
+            x = _x(before[-1], n) + 4 if before else _LEFT + 4
+        colour = COLOURS[seat % len(COLOURS)]
+        tip = html.escape(f"turn {turn}: {a.players[seat]} takes the trio of {value}s")
+        parts.append(f'<g class="trio"><title>{tip}</title>'
+                     f'<path d="M{x:.1f} {_TOP - 4} l6 -10 h-12 z" fill="{colour}"/>'
+                     f'<text x="{x:.1f}" y="{_TOP - 16}" text-anchor="middle" class="triotext">{value}</text></g>')
+    # the reveals played: one clickable dot each
+    for i, d in enumerate(a.decisions):
+        colour = COLOURS[d.seat % len(COLOURS)]
+        r = 6 if d.label in ("mistake", "blunder") else 4.5 if d.label else 3.5
+        hollow = ' fill-opacity="0.25"' if not d.scored else ""
+        tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}, best {d.best}"
+                          f"{', ' + d.label if d.label else ''}")
+        parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
+                     f'<circle cx="{_x(i, n):.1f}" cy="{_y(_played_y(a, d)):.1f}" r="12" class="hit"/>'
+                     f'<circle cx="{_x(i, n):.1f}" cy="{_y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
+    # the points of the win-chance lines, on top: one clickable dot per side and turn
+    if game and a.curve:
+        sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
+        for k, c in enumerate(a.curve):
+            chances = ", ".join(f"{a.players[s]} {_pct(c.win_chance[s])}" for s in sides)
+            tip = html.escape(f"after turn {c.turns}: {chances}" if c.turns else f"start: {chances}")
+            x = _xb(c.decisions, n)
+            parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
+                         + "".join(f'<circle cx="{x:.1f}" cy="{_y(c.win_chance[s]):.1f}" r="7" class="hit cphit"/>'
+                                   f'<circle cx="{x:.1f}" cy="{_y(c.win_chance[s]):.1f}" r="2.5" '
+                                   f'fill="{COLOURS[s % len(COLOURS)]}"/>' for s in sides) + '</g>')
+    return (f'<svg id="chart" viewBox="0 0 {_W} {_H}" preserveAspectRatio="xMidYMid meet" role="img" '
+            f'xmlns="http://www.w3.org/2000/svg" aria-label="chance of a trio at each reveal">{"".join(parts)}</svg>')
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1180px; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.4em; }
+.wrap { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 13px; }
+td, th { padding: 3px 6px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inaccuracy td { background: #ffe; }
+tr.pick { cursor: pointer; } tr.pick:hover td { outline: 1px solid #99c; }
+tr.unscored td { color: #888; }
+.chartwrap { overflow-x: auto; }
+#chart { width: 100%; min-width: 620px; height: auto; display: block; }
+#chart .grid { stroke: #eee; } #chart .axisline { stroke: #888; } #chart .turnline { stroke: #ddd; }
+#chart .tick { font-size: 11px; fill: #555; } #chart .axis { font-size: 12px; fill: #333; }
+#chart .bestline { fill: none; stroke: #bbb; stroke-width: 1.5; stroke-dasharray: 4 3; }
+#chart .seatline { fill: none; stroke-width: 2; opacity: 0.85; } #chart .cp { cursor: pointer; }
+#chart .triotext { font-size: 11px; font-weight: bold; }
+#chart .hit { fill: transparent; } #chart .pt { cursor: pointer; }
+#chart .pt.sel circle:not(.hit) { stroke: #000; stroke-width: 2; }
+.legend span { margin-right: 1em; white-space: nowrap; }
+#position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
+#position pre { font-size: 14px; margin: 0.4em 0; white-space: pre; overflow-x: auto; }
+ul.moments li { margin: 0.3em 0; } ul.moments a { cursor: pointer; color: #135; text-decoration: underline; }
+dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.labels dd { margin-left: 7.5em; }
+"""
+
+_SCRIPT = r"""
+const data = JSON.parse(document.getElementById('analysis').textContent);
+const names = data.names;
+// the one format of a chance, as trio_solver.words.percent writes it (never 100% unless certain)
+function pctN(p, digits) {
+  const scale = 10 ** digits, x = p * 100 * scale;
+  let n = Math.floor(x + 1e-9);
+  if (x - n >= 0.5 - 1e-9) n += 1;
+  if (p >= 1 - 1e-12) n = 100 * scale; else if (n >= 100 * scale) n = 100 * scale - 1;
+  if (p > 0 && n === 0) return '<' + (1 / scale).toFixed(digits) + '%';
+  return (n / scale).toFixed(digits) + '%';
+}
+function pct(p) { return pctN(p, 0); }
+function pm(p, se) { return pctN(p, 1) + (se === null || se === undefined ? '' : ' \u00b1 ' + pctN(se, 1)); }
+// a hand as the viewer knew it: ? unknown, * face up this turn, ^ the viewer's own card every player knows
+function hand(h, viewer) {
+  const pub = h.public || [], up = h.up || [];
+  const cards = (h.cards || []).map((c, i) => (c === null ? '?' : String(c)) +
+    (up[i] ? '*' : (h.seat === viewer && pub[i] ? '^' : ''))).join(' ');
+  return '[' + cards + ']';
+}
+function trioText(pos, values) {
+  const side = (pos.sides || []).find(sd => values.some(v => String(v) in sd.pairs_with));
+  return values.map(v => {
+    const pairs = side ? side.pairs_with[String(v)] : null;
+    return pairs && pairs.length ? v + ' (pairs with ' + pairs.join(', ') + ')' : String(v);
+  }).join(', ') || '-';
+}
+function tableLines(pos, mover, viewer) {
+  const lines = [];
+  const w = Math.max(...names.map(n => n.length), 7);
+  const teams = pos.teams || [];
+  let marked = false;
+  for (const h of pos.hands) {
+    const mark = h.seat === mover ? '  <- to move' : '';
+    const team = teams.find(t => t.includes(h.seat));
+    const cards = hand(h, viewer);
+    marked = marked || cards.includes('^');
+    lines.push(names[h.seat].padEnd(w) + '  ' + cards.padEnd(24) + ' trios: ' + trioText(pos, pos.trios[h.seat]) +
+      (team ? '  team ' + team.join('+') : '') + mark);
+  }
+  if (teams.length) {
+    for (const sd of pos.sides) {
+      lines.push(('team ' + sd.seats.join('+')).padEnd(w) + '  trios ' + trioText(pos, sd.trios) + '; ' + sd.goal);
+    }
+  }
+  if (pos.centre.length) {
+    lines.push('centre'.padEnd(w) + '  ' + pos.centre.map(c => 'c' + c.slot + ':' +
+      (!c.present ? '-' : (c.known === null ? '?' : c.known) + (c.face_up ? '*' : ''))).join(' '));
+  }
+  if (pos.turn.length) lines.push('face up'.padEnd(w) + '  ' + pos.turn.join(' '));
+  if (marked) lines.push('(^: ' + names[viewer] + "'s card that every player knows)");
+  return lines;
+}
+function select(kind, i) {
+  document.querySelectorAll('#chart .pt').forEach(g => g.classList.toggle('sel', kind === 'pt' && Number(g.dataset.i) === i));
+  document.querySelectorAll('#chart .cp').forEach(g => g.classList.toggle('sel', kind === 'cp' && Number(g.dataset.k) === i));
+}
+function showCurve(k) {
+  const c = data.curve[k];
+  select('cp', k);
+  const el = document.getElementById('position');
+  el.textContent = '';
+  const head = document.createElement('p');
+  head.textContent = (c.turns ? 'After turn ' + c.turns : 'At the start') + ' - the table as ' +
+    (data.viewer === null || data.viewer === undefined ? 'a spectator' : names[data.viewer]) + ' sees it:';
+  el.appendChild(head);
+  const pre = document.createElement('pre');
+  pre.textContent = tableLines(c.position, c.position.winner === null ? c.position.to_move : -1, data.viewer).join('\n');
+  el.appendChild(pre);
+  const verdict = document.createElement('p');
+  verdict.id = 'verdict';
+  verdict.textContent = 'Chance to win the game: ' + data.teams.map(t => t.map(x => names[x]).join(' & ') + ' ' +
+    pct(c.win_chance[t[0]])).join(', ') + '.';
+  el.appendChild(verdict);
+}
+function show(i) {
+  const d = data.decisions[i];
+  select('pt', i);
+  const pos = d.position;
+  const lines = tableLines(pos, d.seat, d.seat);
+  const el = document.getElementById('position');
+  el.textContent = '';
+  const head = document.createElement('p');
+  head.innerHTML = '';
+  head.appendChild(document.createTextNode('Turn ' + d.turn + ', ' + names[d.seat] + ', reveal ' +
+    (d.reveal_index + 1) + ' of the turn - the table as ' + names[d.seat] + ' saw it:'));
+  el.appendChild(head);
+  const pre = document.createElement('pre');
+  pre.textContent = lines.join('\n');
+  el.appendChild(pre);
+  const verdict = document.createElement('p');
+  const g = d.p_game_played !== null && d.p_game_best !== null;
+  let v = 'Played ' + d.played_text + ' (showed ' + d.shown + '): ' +
+    (g ? 'chance to win the game ' + pct(d.p_game_played) + ', ' : '') + 'trio chance ' + pct(d.p_trio_played) +
+    ', win now ' + pct(d.p_win_played) + '. Best: ' + d.best_text + ': ' +
+    (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') + 'trio chance ' + pct(d.p_trio_best) +
+    ', win now ' + pct(d.p_win_best) + '. ';
+  if (!d.scored) v += d.options > 1 ? 'The only sensible reveal (not scored).' : 'No real choice (not scored).';
+  else if (d.loss_low !== null && d.loss > 0 && d.loss_low <= 1e-12 && d.sure)
+    v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
+  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.label ? ': ' + d.label : ' (fine)') +
+    (d.sure ? '.' : ' (not sure: ' + pct(d.loss_low) + ' to ' + pct(d.loss_high) + ').');
+  verdict.textContent = v;
+  verdict.id = 'verdict';
+  el.appendChild(verdict);
+}
+document.querySelectorAll('#chart .pt').forEach(g => {
+  g.addEventListener('click', () => show(Number(g.dataset.i)));
+  g.addEventListener('keydown', e => { if (e.key === 'Enter') show(Number(g.dataset.i)); });
+});
+document.querySelectorAll('#chart .cp').forEach(g => {
+  g.addEventListener('click', () => showCurve(Number(g.dataset.k)));
+  g.addEventListener('keydown', e => { if (e.key === 'Enter') showCurve(Number(g.dataset.k)); });
+});
+document.querySelectorAll('[data-pick]').forEach(el => {
+  el.addEventListener('click', () => { show(Number(el.dataset.pick));
+    document.getElementById('position').scrollIntoView({block: 'nearest'}); });
+});
+"""
+
+
+def _mover_chance(a: Analysis, d: Any) -> float:
+    """The mover's last chance to win on the curve before decision ``d`` (for reveals not played out)."""
+    i = a.decisions.index(d)
+    before = [c for c in a.curve if c.decisions <= i]
+    return before[-1].win_chance[d.seat] if before else 0.0
+
+
+def _played_y(a: Analysis, d: Any) -> float:
+    if a.judged_by != "game":
+        return float(d.p_trio_played)
+    return float(d.p_game_played) if d.p_game_played is not None else _mover_chance(a, d)
+
+
+def _best_y(a: Analysis, d: Any) -> float:
+    if a.judged_by != "game":
+        return float(d.p_trio_best)
+    return float(d.p_game_best) if d.p_game_best is not None else _mover_chance(a, d)
+
+
+def _seat_rows(a: Analysis) -> str:
+    rows = []
+    for s in a.seats:
+        colour = COLOURS[s.seat % len(COLOURS)]
+        acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
+        loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
+        rows.append(f"<tr><td><span style='color:{colour}'>&#9679;</span> {html.escape(s.name)}"
+                    f"{' (won)' if s.won else ''}</td><td>{s.decisions}</td><td>{acc}</td><td>{loss}</td>"
+                    f"<td>{s.inaccuracies}</td><td>{s.mistakes}</td><td>{s.blunders}</td>"
+                    f"<td>{', '.join(map(str, s.trios)) or '-'}</td></tr>")
+    return "".join(rows)
+
+
+def _decision_rows(a: Analysis) -> str:
+    rows = []
+    for i, d in enumerate(a.decisions):
+        label = {"(noise)": "within noise", "(only)": "only option", "(no choice)": "no choice"}.get(d.verdict,
+                                                                                                    d.verdict)
+        cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
+        rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
+                    f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
+                    f"<td>{'-' if d.within_noise else d.best}</td>"
+                    f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
+                    f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
+                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
+                    f"<td>{label}</td></tr>")
+    return "".join(rows)
+
+
+def _game_cell(d: Any) -> str:
+    if d.p_game_played is None or d.p_game_best is None:
+        return "-"
+    return f"{_pct(d.p_game_played)} / {_pct(d.p_game_best)}"
+
+
+def _chart_text(a: Analysis) -> str:
+    if a.judged_by == "game":
+        who = "a spectator" if a.viewer is None else html.escape(a.players[a.viewer])
+        return (f"<p>The coloured lines are each player's chance to win the game after every turn, as {who} sees "
+                "it (in team play, one line per team); a jump that no decision explains is luck. Each dot is a "
+                "reveal, placed at the mover's chance to win the game after the reveal played; the dashed grey line "
+                "is the same chance after the best reveal. Big dots are mistakes and blunders, faint dots were no "
+                "real choice. Click a dot, a point of a line, a key moment or a row of the table to see the "
+                "position.</p>")
+    return ("<p>Each dot is a reveal, placed at the chance of a trio this turn that the reveal played kept; the dashed "
+            "grey line is the chance the best reveal would have kept. Big dots are mistakes and blunders, faint dots "
+            "were no real choice. Click a dot, a key moment or a row of the table to see the position.</p>")
+
+
+def _labels_text(a: Analysis) -> str:
+    common = ("<dt>trio chance</dt><dd>the chance of taking a trio this turn, on the mover's own exact beliefs, "
+              "with the best continuation after the reveal.</dd>"
+              "<dt>win now</dt><dd>the chance of winning the game this turn.</dd>")
+    if a.judged_by == "game":
+        return common + (
+            f"<dt>win game</dt><dd>the mover's chance to win the game, from up to {a.samples} playouts of the rest "
+            "of the game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
+            "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played, with its "
+            f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
+            "a '?' marks a label the playouts' cap left unclear (it may be worse, or a label may be missing).</dd>"
+            "<dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
+            "<dt>mistake</dt><dd>0.10 or more;</dd><dt>blunder</dt><dd>0.20 or more.</dd>")
+    return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."
+                     "</dd><dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
+                     "<dt>mistake</dt><dd>0.15 or more;</dd><dt>blunder</dt><dd>0.30 or more.</dd>")
+
+
+def page(a: Analysis, title: str) -> str:
+    """The whole page for analysis ``a``."""
+    moments = "".join(
+        (f"<li><a data-pick='{m.decision}'>{html.escape(m.text)}</a></li>" if m.decision is not None
+         else f"<li>{html.escape(m.text)}</li>") for m in a.moments) or "<li>none</li>"
+    legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {html.escape(n)}</span> '
+                     for s, n in enumerate(a.players)) + " "
+    header = html.escape(a.header()).replace("\n", "<br>")
+    title = html.escape(escape(title))  # a file name may hold control characters; names cannot
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{_STYLE}</style></head><body>
+<h1>{title}</h1>
+<p id="header">{header}</p>
+<h2>Players</h2>
+<div class="wrap"><table id="players"><tr><th>player</th><th>choices</th><th>accuracy</th><th>average loss</th>
+<th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>trios</th></tr>{_seat_rows(a)}</table></div>
+<h2>Key moments</h2><ul class="moments">{moments}</ul>
+<h2>The game in one chart</h2>
+<p class="legend">{legend}<span>&#9660; a trio (its value above)</span> <span style="color:#999">- - best reveal</span></p>
+<div class="chartwrap">{_chart(a)}</div>
+{_chart_text(a)}
+<div id="position"><p>Click a point of the chart to see the table as the mover saw it.</p></div>
+<h2>What the labels mean</h2>
+<dl class="labels">
+{_labels_text(a)}
+<dt>choices</dt><dd>reveals that were a real choice; a reveal with nothing to choose, or with one sensible
+option that was played, is shown but not scored.</dd>
+<dt>accuracy</dt><dd>the share of choices with a loss below 0.01.</dd>
+</dl>
+<h2>Every reveal</h2>
+<div class="wrap"><table id="decisions"><tr><th>turn</th><th>reveal</th><th>player</th><th>played</th><th>best</th>
+<th>trio chance (played / best)</th><th>win now (played / best)</th>{"<th>win game (played / best)</th>" if a.judged_by == "game" else ""}<th>loss</th><th>label</th></tr>
+{_decision_rows(a)}</table></div>
+<script type="application/json" id="analysis">{embed_json(a.to_json())}</script>
+<script>{_SCRIPT}</script>
+</body></html>
+"""

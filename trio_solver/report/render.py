@@ -1,0 +1,238 @@
+"""Readable text and JSON pictures of the table, for ``replay``, ``play`` and reports.
+
+A frame shows each hand card by card as the view knows it
+(:mod:`trio_solver.game.knowledge`: the value, whether the whole table knows it,
+whether it lies face up), the centre slots with what is known of them (the value
+they last showed, ``?`` if never shown, ``-`` once a trio took the card), the
+cards face up in the turn, the trios of each seat and of each side (team), the
+Picante links of those trios, the cards of the last move, and whose turn it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..game.state import Game
+from ..game.events import Swap, Turn
+from ..game.knowledge import knowledge
+from ..game.table import steps
+from ..game.rules import Mode, Rules
+from ..game.view import PlayerView
+
+__all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text",
+           "goal_text"]
+
+Frame = dict[str, Any]
+
+
+def seat_name(seat: int, names: Sequence[str] | None) -> str:
+    """``seat 2 (Chloé)`` or ``seat 2``."""
+    return f"seat {seat} ({names[seat]})" if names else f"seat {seat}"
+
+
+def describe_event(event: Turn | Swap, names: Sequence[str] | None = None) -> str:
+    """One line for an event: ``seat 1: l2=5 c3=5 h0=7 -> failure``."""
+    if isinstance(event, Swap):
+        a, b = event.seats
+        who = f"{seat_name(a, names)} and {seat_name(b, names)}"
+        if event.cards is None:
+            return f"{who} swap a card secretly"
+        return f"{who} swap: {a} gives {event.cards[0]}, {b} gives {event.cards[1]}"
+    shown = " ".join(str(r) for r in event.reveals)
+    outcome = move_json(event)["outcome"]
+    if outcome == "trio":
+        outcome = f"trio of {event.reveals[0].value}s"
+    return f"{seat_name(event.seat, names)}: {shown} -> {outcome}"
+
+
+def move_json(event: Turn | Swap) -> dict[str, Any]:
+    """An event for a move list: ``{"seat", "reveals": ["l2=5", ...], "outcome": "failure" | "trio" |
+    "in progress"}`` for a turn, ``{"swap": [a, b], "cards": [va, vb] or None}`` for a swap (``None``:
+    secret to this view)."""
+    if isinstance(event, Swap):
+        return {"swap": list(event.seats), "cards": None if event.cards is None else list(event.cards)}
+    values = [r.value for r in event.reveals]
+    if len(values) > 1 and values[-1] != values[0]:
+        outcome = "failure"
+    elif len(values) == 3:
+        outcome = "trio"
+    else:
+        outcome = "in progress"
+    return {"seat": event.seat, "reveals": [str(r) for r in event.reveals], "outcome": outcome}
+
+
+def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
+    """The table as data, from the true state (``seat="all"``: every hand shown) or a view.
+
+    Each hand lists, per sorted position, the value the chosen view knows
+    (``cards``, ``None`` where unknown), whether every player knows it (``public``)
+    and whether it lies face up in the turn (``up``): :func:`~trio_solver.game.knowledge.knowledge`
+    is the one source. ``seat=None`` on a seat's view shows only what the table knows.
+    """
+    if isinstance(state, Game):
+        view = state.view(None if seat == "all" else seat)  # type: ignore[arg-type]
+        truth = [list(h) for h in state.hands] if seat == "all" else None
+        know = knowledge(view, truth=truth)
+        centre_true: list[int | None] | None = list(state.centre) if seat == "all" else None
+    else:
+        view = state
+        know = knowledge(view, spectator=seat is None and view.seat is not None)
+        centre_true = None
+    present = view.centre_present
+    up = {r.reveal.index for r in view.turn if r.reveal.is_centre}
+    centre = []
+    for slot in range(len(present)):
+        entry: dict[str, Any] = {"slot": slot, "present": present[slot]}
+        if present[slot]:
+            entry["known"] = centre_true[slot] if centre_true is not None else know.slots[slot]
+            entry["public"] = know.slots[slot] is not None
+            entry["face_up"] = slot in up
+        centre.append(entry)
+    rules = view.rules
+    trios = [list(t) for t in view.trios]
+    pairs_with: dict[int, list[int]] = {}
+    if rules.mode is Mode.PICANTE:
+        from ..decide.search import live_links  # the one rule for the links a trio can still pair with
+
+        pairs_with = {v: sorted(live_links(view, v)) for t in trios for v in t}
+    sides = []
+    for seats in rules.teams_of_seats:
+        held = sorted(v for s in seats for v in trios[s])
+        sides.append({
+            "seats": list(seats),
+            "trios": held,
+            "to_goal": rules.goal_distance(held),
+            "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)],
+            "pairs_with": {str(v): pairs_with[v] for v in held} if rules.mode is Mode.PICANTE else {},
+        })
+        sides[-1]["goal"] = goal_text(rules.mode.value, sides[-1])
+    return {
+        "to_move": view.to_move,
+        "winner": view.winner,
+        "hands": [h.to_json() for h in know.hands],
+        "centre": centre,
+        "turn": [str(r) for r in view.turn],
+        "trios": trios,
+        "swap_open": [list(t) for t in view.swap_open],
+        "mode": rules.mode.value,
+        "teams": [list(t) for t in rules.teams_of_seats] if rules.teams else [],
+        "sides": sides,
+        "last": _last_places(view),
+    }
+
+
+def _last_places(view: PlayerView) -> list[dict[str, Any]]:
+    """The cards of the last event still on the table, as ``{"seat", "position"}`` (a hand card at its
+    sorted position now) or ``{"slot"}``, each with the ``value`` it showed; empty after a swap or a
+    trio (the trio's cards left the table) and at the start."""
+    if not view.events or isinstance(view.events[-1], Swap):
+        return []
+    last = len(view.events) - 1
+    out: list[dict[str, Any]] = []
+    for step in steps(view.rules, view.first_player, view.events):
+        if step.event != last or step.reveal is None:
+            continue
+        if step.trio is not None:
+            return []
+        if step.position is None:
+            out.append({"slot": step.reveal.index, "value": step.value})
+        else:
+            out.append({"seat": step.reveal.index, "position": step.position, "value": step.value})
+    return out
+
+
+def side_name(rules: Rules, seat: int, names: Sequence[str] | None = None) -> str:
+    """Who scores with ``seat``'s trios: ``seat 2`` alone, or ``team of seats 2 and 5`` (with names)."""
+    if not rules.teams:
+        return seat_name(seat, names)
+    a, b = rules.teams_of_seats[rules.team_of(seat)]
+    if names:
+        return f"team {names[a]} & {names[b]} (seats {a} and {b})"
+    return f"team of seats {a} and {b}"
+
+
+def winner_text(rules: Rules, winner: int, names: Sequence[str] | None = None) -> str:
+    """``Winner: seat 2`` or, in team play, ``Winner: team of seats 2 and 5; seat 5 took the last trio``."""
+    if not rules.teams:
+        return f"Winner: {seat_name(winner, names)}"
+    return f"Winner: {side_name(rules, winner, names)}; {seat_name(winner, names)} took the last trio"
+
+
+def goal_text(mode: str, side: dict[str, Any]) -> str:
+    """How far a side of a frame is from the goal: ``goal met``, ``needs 2 more trios (or the 7s)``, in
+    Picante ``needs 2 linked trios (or the 7s)`` or ``a trio of 2, 12 wins (or the 7s)``."""
+    need = side["to_goal"]
+    if need == 0:
+        return "goal met"
+    if mode == Mode.PICANTE.value:
+        wins = sorted({w for ws in side["pairs_with"].values() for w in ws})
+        if wins:
+            return f"a trio of {', '.join(map(str, wins))} wins (or the 7s)"
+        return f"needs {need} linked {'trio' if need == 1 else 'trios'} (or the 7s)"
+    return f"needs {need} more {'trio' if need == 1 else 'trios'} (or the 7s)"
+
+
+def _card_text(value: int | None, public: bool, up: bool, own: bool) -> str:
+    text = "?" if value is None else str(value)
+    if up:
+        return text + "*"
+    if own and public:
+        return text + "^"
+    return text
+
+
+def _trio_text(fr: Frame, values: Sequence[int]) -> str:
+    """``5, 9`` or in Picante ``5 (pairs with 2, 12), 9``."""
+    side = next((sd for sd in fr.get("sides", []) if any(str(v) in sd["pairs_with"] for v in values)), None)
+    parts = []
+    for v in values:
+        pairs = side["pairs_with"].get(str(v)) if side is not None else None
+        parts.append(f"{v} (pairs with {', '.join(map(str, pairs))})" if pairs else str(v))
+    return ", ".join(parts) or "-"
+
+
+def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | None = None) -> str:
+    """The frame as a few lines of text: a hand per seat with what the view knows (``?``: unknown,
+    ``*``: face up this turn, ``^``: a card of ``viewer``'s own hand that the table knows), the centre,
+    and in team play each team's trios and how many it still needs."""
+    lines = []
+    teams = fr.get("teams") or []
+    team_of = {s: t for t, seats in enumerate(teams) for s in seats}
+    width = max(len(seat_name(h["seat"], names)) for h in fr["hands"])
+    marked = False
+    for h in fr["hands"]:
+        s = h["seat"]
+        who = seat_name(s, names).ljust(width)
+        cards_known = h["cards"] if h["cards"] is not None else [None] * h["size"]
+        public = h.get("public") or [False] * len(cards_known)
+        up = h.get("up") or [False] * len(cards_known)
+        own = viewer == s
+        texts = [_card_text(v, p, u, own) for v, p, u in zip(cards_known, public, up)]
+        marked = marked or any(t.endswith("^") for t in texts)
+        cards = "[" + " ".join(texts) + "]"
+        team = f"  team {'+'.join(map(str, teams[team_of[s]]))}" if s in team_of else ""
+        trios = fr["trios"][s]
+        mark = "  <- to move" if fr["winner"] is None and fr["to_move"] == s else ""
+        mark = "  <- WINNER" if fr["winner"] == s else mark
+        lines.append(f"  {who}  {cards:<30} trios: {_trio_text(fr, trios)}{team}{mark}")
+    if teams:
+        for sd in fr["sides"]:
+            lines.append(f"  team {'+'.join(map(str, sd['seats']))}: trios {_trio_text(fr, sd['trios'])}; "
+                         f"{goal_text(fr.get('mode', 'simple'), sd)}")
+    if fr["centre"]:
+        slots = []
+        for c in fr["centre"]:
+            if not c["present"]:
+                slots.append(f"c{c['slot']}:-")
+            else:
+                k = "?" if c["known"] is None else str(c["known"])
+                slots.append(f"c{c['slot']}:{k}{'*' if c.get('face_up') else ''}")
+        lines.append("  centre  " + "  ".join(slots))
+    if fr["turn"]:
+        lines.append("  face up " + " ".join(fr["turn"]))
+    if marked:
+        lines.append("  (^: your card that every player knows)")
+    if fr["swap_open"]:
+        lines.append("  swap moment for " + ", ".join(str(t) for t in fr["swap_open"]))
+    return "\n".join(lines)

@@ -1,0 +1,199 @@
+"""Analysis of many games: one summary per player name across a collection of records.
+
+:func:`analyse_files` analyses every record (on local processes or Ray tasks, through
+:func:`trio_solver.run.parallel.run_tasks`, the executor tournaments use too) and
+:class:`Collection` sums the per-seat figures of each game by the player's
+name: games, wins (a team win counts for every partner), scored decisions,
+accuracy, average loss and the counts by label. A record that cannot be read
+or analysed is listed with its one-line reason and left out of the sums.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .parallel import run_tasks
+from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse
+from ..decide.stopping import DEFAULT_CONFIDENCE
+from .._text import csv_cell
+from ..errors import TrioError
+from ..game.record import Record
+
+__all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def record_paths(args: Sequence[str]) -> list[str]:
+    """The record files named by ``args``: files as given, directories as every entry whose name ends
+    in ``.json``, sorted. An entry that is not a readable regular file (a dangling or looping symbolic
+    link, a folder, a FIFO) is kept, so that :func:`analyse_files` lists it as skipped with its reason."""
+    out: list[str] = []
+    for a in args:
+        if os.path.isdir(a):
+            out.extend(sorted(os.path.join(a, f) for f in os.listdir(a) if f.endswith(".json")))
+        else:
+            out.append(a)
+    return out
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One file of the collection: its analysis, or why there is none."""
+
+    path: str
+    analysis: Analysis | None
+    error: str | None = None
+
+
+def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
+    path, samples, seed, confidence = job
+    try:
+        mode = os.stat(path).st_mode  # follows symbolic links: a dangling or looping one fails here
+        if not stat.S_ISREG(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "a FIFO, device or socket"
+            return GameOutcome(path, None, f"not a record file: {what}")
+        record = Record.load(path)
+        if not record.known_seats():
+            return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
+        return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence))
+    except TrioError as e:
+        return GameOutcome(path, None, str(e))
+    except OSError as e:
+        reason = e.strerror or str(e)
+        if os.path.islink(path):
+            reason = f"a symbolic link that leads to no file ({reason})"
+        return GameOutcome(path, None, reason)
+
+
+@dataclass
+class PlayerTotals:
+    """One player name's figures summed over the games it played (with a known hand)."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    decisions: int = 0
+    accurate: int = 0
+    loss_sum: float = 0.0
+    inaccuracies: int = 0
+    mistakes: int = 0
+    blunders: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share of scored decisions with a loss below 0.01 (``None`` without any)."""
+        return self.accurate / self.decisions if self.decisions else None
+
+    @property
+    def average_loss(self) -> float | None:
+        return self.loss_sum / self.decisions if self.decisions else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "games": self.games, "wins": self.wins, "decisions": self.decisions,
+                "accuracy": self.accuracy, "average_loss": self.average_loss,
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders}
+
+
+@dataclass
+class Collection:
+    """The games of a collection and the totals per player name."""
+
+    outcomes: list[GameOutcome] = field(default_factory=list)
+
+    @property
+    def analysed(self) -> list[GameOutcome]:
+        return [o for o in self.outcomes if o.analysis is not None]
+
+    @property
+    def failed(self) -> list[GameOutcome]:
+        return [o for o in self.outcomes if o.analysis is None]
+
+    def players(self) -> list[PlayerTotals]:
+        """Totals per player name, most games first, then by name."""
+        totals: dict[str, PlayerTotals] = {}
+        for o in self.analysed:
+            a = o.analysis
+            assert a is not None
+            for s in a.seats:
+                name = a.players[s.seat]
+                t = totals.setdefault(name, PlayerTotals(name))
+                t.games += 1
+                t.wins += int(s.won)
+                scored = [d for d in a.decisions if d.seat == s.seat and d.scored]
+                t.decisions += len(scored)
+                t.accurate += s.accurate
+                t.loss_sum += sum(d.loss for d in scored)
+                t.inaccuracies += s.inaccuracies
+                t.mistakes += s.mistakes
+                t.blunders += s.blunders
+        return sorted(totals.values(), key=lambda t: (-t.games, t.name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": len(self.analysed),
+            "players": [t.to_json() for t in self.players()],
+            "files": [{"path": o.path, "result": o.analysis.result() if o.analysis else None,
+                       "error": o.error} for o in self.outcomes],
+        }
+
+    def csv(self) -> str:
+        """One row per player name, with a header row. A name that starts like a spreadsheet formula
+        (``=``, ``+``, ``-``, ``@``) is written with a leading ``'`` (:func:`trio_solver._text.csv_cell`),
+        so that a spreadsheet shows it as text instead of running it."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["name", "games", "wins", "decisions", "accuracy", "average_loss",
+                    "inaccuracies", "mistakes", "blunders"])
+        for t in self.players():
+            w.writerow([csv_cell(t.name), t.games, t.wins, t.decisions,
+                        "" if t.accuracy is None else f"{t.accuracy:.4f}",
+                        "" if t.average_loss is None else f"{t.average_loss:.4f}",
+                        t.inaccuracies, t.mistakes, t.blunders])
+        return buf.getvalue()
+
+    def text(self) -> str:
+        players = self.players()
+        w = max([len(t.name) for t in players] + [6])
+        lines = [f"{len(self.analysed)} games analysed"
+                 + (f", {len(self.failed)} files skipped" if self.failed else "")]
+        lines.append(f"  {'player':<{w}}  {'games':>5}  {'wins':>4}  {'choices':>7}  {'accuracy':>8}  "
+                     f"{'avg loss':>8}  {'inacc.':>6}  {'mistakes':>8}  {'blunders':>8}")
+        for t in players:
+            acc = "-" if t.accuracy is None else f"{t.accuracy:.0%}"
+            loss = "-" if t.average_loss is None else f"{t.average_loss:.3f}"
+            lines.append(f"  {t.name:<{w}}  {t.games:>5}  {t.wins:>4}  {t.decisions:>7}  {acc:>8}  {loss:>8}  "
+                         f"{t.inaccuracies:>6}  {t.mistakes:>8}  {t.blunders:>8}")
+        for o in self.failed:
+            lines.append(f"  skipped {o.path}: {o.error}")
+        return "\n".join(lines)
+
+
+def analyse_files(paths: Sequence[str], *, workers: int | None = None,
+                  progress: Callable[[int, int], None] | None = None, samples: int = DEFAULT_SAMPLES,
+                  seed: int = 0, confidence: float | None = None, backend: str = "local",
+                  ray_address: str | None = None, on_note: Callable[[str], None] | None = None) -> Collection:
+    """Analyse every record of ``paths`` (in order) as :func:`~trio_solver.report.analysis.analyse` does with
+    ``samples``, ``seed`` and ``confidence`` (``None``: the default); ``progress(done, total)`` after each.
+
+    The games run through :func:`trio_solver.run.parallel.run_tasks` (``backend`` ``"local"``: processes of
+    this machine, ``"ray"``: Ray tasks, retried if a worker dies); the results do not depend on the
+    backend or on ``workers``."""
+    out = Collection()
+    jobs = [(p, samples, seed, DEFAULT_CONFIDENCE if confidence is None else confidence) for p in paths]
+
+    def done(outcome: GameOutcome) -> None:
+        out.outcomes.append(outcome)
+        if progress is not None:
+            progress(len(out.outcomes), len(paths))
+
+    run_tasks(_analyse_path, jobs, done, backend=backend, workers=workers, ray_address=ray_address,
+              ordered=True, total=len(jobs), on_note=on_note)
+    return out

@@ -1,0 +1,171 @@
+"""Results files: one JSON line per finished task, appended as it ends, so a run can resume.
+
+The first line is a header that records the run's parameters::
+
+    {"format": "trio-results/1", "kind": "tournament", "params": {...}, "command": "trio-solver ..."}
+
+and every further line is one finished task (for a tournament,
+``{"game": 17, "winner": 2, "turns": 31}``). A line is written with one
+``write`` and flushed at once; the file is synced to disk at least every
+:data:`SYNC_SECONDS` and when it is closed. A process killed while writing
+leaves at most one torn last line: reading ignores a last line that is
+incomplete or unreadable, and the next append first cuts it off. Any other bad
+line is an error. A resume whose parameters differ from the header's is refused
+(``kind`` and ``params`` must be equal; ``command`` is for people). The file
+is locked while a run appends to it, so two runs cannot interleave their lines.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import RunError
+
+__all__ = ["FORMAT", "ResultsFile"]
+
+FORMAT = "trio-results/1"
+
+#: The longest line read back (a task line is tens of bytes; a header a few hundred).
+MAX_LINE = 1 << 20
+
+#: How often, at most, appended lines are synced to disk (every line is flushed to the OS at once).
+SYNC_SECONDS = 1.0
+
+
+class ResultsFile:
+    """An open results file, read back and ready to append to.
+
+    ``ResultsFile(path, kind, params, on_entry, command=...)`` creates the file
+    with its header, or reads an existing one: checks its header against
+    ``kind`` and ``params`` (:class:`~trio_solver.errors.RunError` naming the
+    first difference if they differ), calls ``on_entry(line_number, entry)`` for
+    every task line in file order, and cuts off a torn last line. Then
+    :meth:`append` adds lines; :meth:`close` (or ``with``) syncs and unlocks.
+    """
+
+    def __init__(self, path: str, kind: str, params: dict[str, Any],
+                 on_entry: Callable[[int, dict[str, Any]], None], *, command: str | None = None) -> None:
+        self.path = path
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise RunError(f"{path}: the directory does not exist")
+        if os.path.isdir(path):
+            raise RunError(f"{path}: is a directory, not a results file")
+        header = {"format": FORMAT, "kind": kind, "params": params}
+        if command is not None:
+            header["command"] = command
+        try:
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise RunError(f"{path}: cannot open ({e.strerror})") from None
+        try:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise RunError(f"{path}: another run is writing to this results file") from None
+            end = self._read(kind, params, on_entry)
+            if end is None:
+                os.ftruncate(self._fd, 0)
+                os.lseek(self._fd, 0, os.SEEK_SET)
+                self._write(_line(header))
+                os.fsync(self._fd)
+            else:
+                os.ftruncate(self._fd, end)  # drop a torn last line
+                os.lseek(self._fd, end, os.SEEK_SET)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self._synced = time.monotonic()
+
+    def _read(self, kind: str, params: dict[str, Any],
+              on_entry: Callable[[int, dict[str, Any]], None]) -> int | None:
+        """Read the file; the offset after its last good line, or None if it has no complete header."""
+        with os.fdopen(os.dup(self._fd), "rb") as f:
+            f.seek(0)
+            first = f.readline(MAX_LINE)
+            if not first.endswith(b"\n"):
+                if first.strip(b"\0 \t\r\n"):
+                    # a header cut off while being written is the only thing that may be here
+                    _parse_header(self.path, first, kind, params, torn_ok=True)
+                return None
+            _parse_header(self.path, first, kind, params, torn_ok=False)
+            good = f.tell()
+            number = 1
+            while True:
+                raw = f.readline(MAX_LINE)
+                if not raw:
+                    return good
+                number += 1
+                entry = _parse_entry(raw)
+                if entry is None or not raw.endswith(b"\n"):
+                    if f.read(1):
+                        raise RunError(f"{self.path}: line {number} is not a results line")
+                    return good  # a torn last line: ignored, cut off before the next append
+                on_entry(number, entry)
+                good = f.tell()
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self._fd, view)
+            view = view[n:]
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Add one task line (written whole, flushed to the OS at once, synced at least every second)."""
+        self._write(_line(entry))
+        now = time.monotonic()
+        if now - self._synced >= SYNC_SECONDS:
+            os.fsync(self._fd)
+            self._synced = now
+
+    def close(self) -> None:
+        """Sync, unlock and close (idempotent)."""
+        if self._fd < 0:
+            return
+        try:
+            os.fsync(self._fd)
+        finally:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _parse_entry(raw: bytes) -> dict[str, Any] | None:
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _parse_header(path: str, raw: bytes, kind: str, params: dict[str, Any], *, torn_ok: bool) -> None:
+    data = _parse_entry(raw)
+    if data is None or data.get("format") != FORMAT:
+        start = b'{"format":"trio-results/'
+        if torn_ok and (raw.startswith(start) or start.startswith(raw)):
+            return  # our own header, cut off while it was being written
+        raise RunError(f"{path}: not a trio-solver results file (its first line is not a {FORMAT} header); "
+                       "give a new file name")
+    if data.get("kind") != kind:
+        raise RunError(f"{path}: a results file of a {data.get('kind')!r} run, not of a {kind!r} run")
+    theirs = data.get("params")
+    if not isinstance(theirs, dict) or theirs != params:
+        theirs = theirs if isinstance(theirs, dict) else {}
+        diffs = [f"{k} {json.dumps(theirs.get(k))} there, {json.dumps(params.get(k))} here"
+                 for k in sorted(set(theirs) | set(params)) if theirs.get(k) != params.get(k)]
+        raise RunError(f"{path}: written by a run with other parameters ({'; '.join(diffs)[:300]}); "
+                       "resume with the same parameters or give a new file name")
