@@ -971,8 +971,14 @@ def uniform(state: np.ndarray) -> float:
 
 
 def seed64(seed: int) -> np.uint64:
-    """A Python integer seed (any size, any sign) folded into the kernel's 64-bit seed."""
-    digest = hashlib.blake2b(str(int(seed)).encode(), digest_size=8, person=b"trio-deal").digest()
+    """A Python integer seed (any size, any sign) folded into the kernel's 64-bit seed: the hash of its
+    decimal digits, or of its bytes beyond 4,000 digits (Python refuses longer decimal conversions)."""
+    n = int(seed)
+    if n.bit_length() < 13_000:
+        text = str(n).encode()
+    else:
+        text = b"b" + n.to_bytes(n.bit_length() // 8 + 1, "little", signed=True)
+    digest = hashlib.blake2b(text, digest_size=8, person=b"trio-deal").digest()
     return np.uint64(int.from_bytes(digest, "little"))
 
 

@@ -11,8 +11,11 @@ the same protocol for a human. Every random choice of a bot goes through the
   accounted for.
 * :class:`SolverBot` — the advisor's exact probabilities, plus the game beyond
   the turn: the mode's goal, and what a failed turn would show the next players.
-* ``expert`` (:class:`trio_solver.decide.expert.ExpertBot`) — plays for the game: playouts
-  to the end over exact posterior samples among the advisor's best reveals.
+* :class:`PlayoutBot` (``playout``) — the ``scoring`` rollout policy of the playouts as a
+  bot: perfect memory, chances by counting, the ``solver``'s turn score.
+* ``expert`` and ``expert-ties`` (:mod:`trio_solver.decide.expert`) — play for the game:
+  playouts to the end over exact posterior samples, among every distinct reveal
+  (``expert``) or among the advisor's reveals tied on the turn score (``expert-ties``).
 """
 
 from __future__ import annotations
@@ -409,9 +412,9 @@ class PlayoutBot(ModelBot):
 
 
 def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
-    """A bot by name (``random``, ``memory``, ``solver``, ``expert``) drawing its random choices from ``rng``.
+    """A bot by name (one of :data:`BOT_NAMES`) drawing its random choices from ``rng``.
 
-    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default); the other
+    ``budget`` is the experts' playouts per decision (``None``: their default); the other
     bots have no budget and ignore it. Raises :class:`~trio_solver.errors.ViewError` for an
     unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
     ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
@@ -424,7 +427,4 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
         "expert-ties": (lambda r: TiesExpertBot(r, budget=budget)),
         "expert": (lambda r: ExpertBot(r, budget=budget)),
     }
-    try:
-        return factories[name](rng)
-    except KeyError:
-        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})") from None
+    return factories[name](rng)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import kernel, limits
+from .. import _args, kernel, limits
 from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from ..infer.facts import POOL
@@ -66,21 +66,18 @@ MAX_SAMPLES = MAX_DEALS
 
 def _check_samples(samples: object) -> int:
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise ViewError(f"samples: expected a whole number from 1 to {MAX_SAMPLES}, got {samples!r}")
+        raise ViewError(f"samples: expected a whole number from 1 to {MAX_SAMPLES}, got {_args.show(samples)}")
     return samples
 
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ViewError(f"seed: expected a whole number, got {seed!r}")
+        raise ViewError(f"seed: expected a whole number, got {_args.show(seed)}")
     return seed
 
 
 def _check_fraction(name: str, value: object, lo: float, hi: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not lo <= value <= hi:
-        raise ViewError(f"{name}: expected a number from {lo} to {hi}, got {value!r}")
-    return float(value)
+    return _args.number_in(name, value, lo, hi, ViewError)
 
 
 @dataclass(frozen=True)
@@ -243,6 +240,7 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     over. Raises :class:`~trio_solver.errors.ViewError` for a bad ``samples``/``seed``/``precision`` or
     a view no deal fits.
     """
+    _args.instance("view", view, PlayerView, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     precision = _check_fraction("precision", precision, 0.0, 0.5)
@@ -526,6 +524,9 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.decide.search.advise` does, and for a bad
     ``samples``, ``seed``, ``confidence`` or ``margin``.
     """
+    _args.instance("view", view, PlayerView, ViewError)
+    if beliefs is not None:
+        _args.instance("beliefs", beliefs, Beliefs, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     margin = _check_fraction("margin", margin, 0.0, 1.0)

@@ -1,33 +1,33 @@
-"""The ``expert`` bot: plays for the game, not for the turn.
+"""The experts: bots that play for the game, not for the turn.
 
-At the start of a turn it takes the exact advisor's evaluations, ordered by the
-turn-level score of ``solver`` without its leak penalty (:func:`solver_score`), and
-plays the best of them unless other reveals tie with it (within
-:data:`DEFAULT_WINDOW`, 0 by default: the turn's exact chances cannot tell them
-apart). Those equals (distinct reveals only: one unknown centre card stands for all
-of them, since no one has seen any) are raced: each is played out to the end of the
-game on deals drawn exactly from its posterior (:mod:`trio_solver.decide.evaluate`), with
-common random numbers (every candidate on the same deals) and successive halving
-(the samples go to the candidates still in the race); on a deal, reveals that leave
-the game in the same state after the turn (two cards everyone knows that cannot
-make a trio, say) share one playout. It picks the candidate that wins the most
-playouts. The reveal of a card everyone already knows is among them when it ties
-(with no chance of a trio anywhere, a failure that teaches the table nothing: the
-move the memory game's optimal strategy makes). The race is kept to ties because a
-race over every reveal was measured to trade real trio chances for game values the
-rollout model gets wrong against strong players: its departures from the best turn
-score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
-0.05 still trailed the turn score alone (README, design section).
-A certain trio is taken at once when nothing has a better turn score (a reveal likely to
-win the game outright beats a sure trio that does not win: a trio ends the turn, so the
-sure one gives the likely win up); in the middle of a turn it follows the advisor's
-exact plan (most reveals after the first are forced or obvious), except that when
-every reveal left has less than :data:`QUIET_BELOW` chance of a trio it turns a card
-everyone already knows, so the failure teaches the table nothing. In team play, at a
-swap moment, it races in the same way the three single cards its partner most likely
-pairs with (the ``solver``'s order) and no swap, the partner giving what the rollout
-model gives. See the README's design section for
-the measurements behind these choices.
+Both judge reveals by playouts to the end of the game on deals drawn exactly from
+their posterior (:mod:`trio_solver.decide.evaluate`), with common random numbers
+(every candidate on the same deals) and successive halving (the samples go to the
+candidates still in the race); on a deal, reveals that leave the game in the same
+state after the turn (two cards everyone knows that cannot make a trio, say) share
+one playout. Only distinct reveals are raced: one unknown centre card stands for
+all of them, since no one has seen any. A certain trio with the best turn score is
+taken at once, without a playout (a reveal likely to win the game outright beats a
+sure trio that does not win: a trio ends the turn, so the sure one gives the
+likely win up).
+
+* ``expert`` (:class:`ExpertBot`) races every distinct legal reveal, at the start
+  of a turn and in its middle. Its playouts play the ``scoring`` rollout policy
+  (:mod:`trio_solver.decide.rollout`: the ``solver`` bot's turn score on counted
+  chances), for the opponents and for itself.
+* ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
+  ordered by the turn-level score of ``solver`` without its leak penalty
+  (:func:`solver_score`), and races only the reveals that tie with the best (within
+  :data:`DEFAULT_WINDOW`, 0 by default), plus the reveal of a card everyone knows
+  when it ties; its playouts play the ``counting`` policy. In the middle of a turn it
+  follows the advisor's exact plan, except that when every reveal left has less than
+  :data:`QUIET_BELOW` chance of a trio it turns a card everyone already knows, so the
+  failure teaches the table nothing.
+
+In team play, at a swap moment, both race the three single cards their partner most
+likely pairs with (the ``solver``'s order) and no swap, the partner giving what the
+rollout policy gives. Both read the opponents' passed-over end cards
+(:data:`DEFAULT_READ`, :class:`trio_solver.infer.beliefs.Beliefs`).
 
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
@@ -59,14 +59,14 @@ DEFAULT_BUDGET = 1920
 SWAP_OPTIONS = 3
 #: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
 #: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
-#: README's design section).
+#: design notes (docs/DESIGN.md)).
 DEFAULT_WINDOW = 0.0
 #: The bot's beliefs weigh a deal by this for each choice of an opponent it makes unlikely: an
 #: opponent in the middle of its turn asking for another card while its own lowest or highest card
-#: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the README's design section.
+#: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the design notes (docs/DESIGN.md).
 DEFAULT_READ = 0.02
 #: In the middle of a turn, below this chance of a trio a card everyone knows is turned (the failure
-#: then shows nothing new); measured in the README's design section.
+#: then shows nothing new); measured in the design notes (docs/DESIGN.md).
 QUIET_BELOW = 0.08
 
 

@@ -23,9 +23,10 @@ change to that place. It plays deterministically:
    unaccounted copies of each value are shared among the unknown places that can
    hold them (a run of unknown cards between two known cards of a sorted hand holds
    only values between theirs), and the end of a hand is the smallest or largest
-   card of its run. A trio that wins the game weighs four times. It starts with the
-   best; among equals, a public card before its own card. Three known cards within
-   reach count as a certain trio (a likely winning trio may still come first).
+   card of its run. Each chance is weighted by what a trio of that value is worth
+   (below). It starts with the best; among equals, a public card before its own
+   card. Three known cards within reach count as a certain trio (a likely winning
+   trio may still come first).
 2. With a value face up it reveals a known card of that value (public cards first),
    else the unknown place likeliest to hold it, by the same chances. With no
    unknown place left it reveals a place everyone already knows, so the failure
@@ -33,6 +34,23 @@ change to that place. It plays deterministically:
 3. In team play, :meth:`Sim.give` is the card a player gives its partner at a swap
    moment (the expert's swap search assumes it of the partner). No swaps are made
    during a playout (swaps already made are part of the sampled deal).
+
+**Two policies** (:data:`POLICIES`) weigh the trios of step 1 differently:
+
+* ``scoring`` (the default, :data:`DEFAULT_POLICY`): the ``solver`` bot's turn score
+  ``3 p_win + p_trio + 0.5 progress / trios still needed`` applied to the counted
+  chances: a trio that wins weighs 3 + 1 + 0.5 / needed; another weighs
+  1 + 0.5 g / needed, with g = 0.5 in Simple and 0.25 per linked value no side
+  holds (7 aside) in Picante. An unknown first card loses half the chance that it
+  shows a value of which two known cards are within reach (the ``solver`` bot's
+  leak: a failure would show the next player a trio). In the middle of a turn a
+  place that cannot hold the value is no better than a public card.
+* ``counting``: a trio that wins the game weighs four times, any other once; no
+  leak.
+
+As a bot, ``scoring`` is the ``playout`` bot and plays close to ``solver``
+(measured in the design notes); the ``expert`` plays its playouts with it, the
+``expert-ties`` bot with ``counting``.
 
 Powers ``x ** m`` in these chances are taken by repeated squaring
 (:func:`trio_solver.kernel.ipow`). A playout longer than :data:`MAX_TURNS` turns is a
