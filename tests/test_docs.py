@@ -300,3 +300,32 @@ def test_license_is_mit_as_pyproject_says() -> None:
     assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["license"] == {"text": "MIT"}
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of a Markdown text: lower case, punctuation dropped,
+    spaces made hyphens."""
+    out = set()
+    for heading in re.findall(r"^#+ (.*)$", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        out.add(slug)
+    return out
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves() -> None:
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    assert {"DESIGN.md", "MEASUREMENTS.md"} <= {p.name for p in pages}
+    checked = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            assert file.exists(), f"{page.relative_to(ROOT)}: {target} does not exist"
+            if anchor:
+                assert anchor in _anchors(file.read_text(encoding="utf-8")), \
+                    f"{page.relative_to(ROOT)}: {target}: no such heading"
+            checked += 1
+    assert checked >= 20
