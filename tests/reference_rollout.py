@@ -81,7 +81,7 @@ class ReferenceSim:
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
                  known: Sequence[Sequence[bool]], cknown: Sequence[bool], trios: Sequence[set[int]],
-                 to_move: int, policy: str = "scoring") -> None:
+                 to_move: int, policy: str = "counting") -> None:
         self.rules = rules
         self.policy = policy  # "counting" or "scoring" (trio_solver.rollout.POLICIES)
         self.n = rules.players
@@ -103,7 +103,7 @@ class ReferenceSim:
 
     @classmethod
     def from_view(cls, view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
-                  centre: Sequence[int | None], policy: str = "scoring") -> ReferenceSim:
+                  centre: Sequence[int | None], policy: str = "counting") -> ReferenceSim:
         """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample).
 
         The turn in progress of the view is replayed, so the cards face up are face up here too.

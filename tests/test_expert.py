@@ -15,9 +15,9 @@ from trio_solver.decide.bots import make_bot
 from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
 from trio_solver.infer.beliefs import Beliefs
-from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, TiesExpertBot, bot_order,
-                                default_budget,
-                                solver_score)
+from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SEARCH_WINDOW,
+                                       SWAP_OPTIONS, ExpertBot, TiesExpertBot, bot_order, default_budget,
+                                       solver_score)
 from trio_solver.game.reveal import Reveal
 from trio_solver.decide.evaluate import playouts_played
 from trio_solver.decide.rollout import public_memory
@@ -143,7 +143,7 @@ def test_window_is_checked() -> None:
             TiesExpertBot(random.Random(0), window=bad)  # type: ignore[arg-type]
     assert TiesExpertBot(random.Random(0)).window == DEFAULT_WINDOW
     assert TiesExpertBot(random.Random(0), window=None).window is None
-    assert ExpertBot(random.Random(0)).window is None  # the searching expert races every distinct reveal
+    assert ExpertBot(random.Random(0)).window == SEARCH_WINDOW > DEFAULT_WINDOW
 
 
 def test_read_is_checked() -> None:

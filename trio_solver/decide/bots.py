@@ -36,7 +36,7 @@ from ..game.reveal import Reveal
 from ..game.rules import COPIES, SEVEN, VALUES
 from .search import advise
 from ..game.table import StepReader
-from .rollout import DEFAULT_POLICY, ModelBot
+from .rollout import ModelBot
 from ..game.view import PlayerView
 
 __all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory", "MemoryTracker"]
@@ -400,7 +400,7 @@ class PlayoutBot(ModelBot):
     name = "playout"
 
     def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng, DEFAULT_POLICY)
+        super().__init__(rng, ExpertBot.policy)
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)

@@ -11,10 +11,13 @@ taken at once, without a playout (a reveal likely to win the game outright beats
 sure trio that does not win: a trio ends the turn, so the sure one gives the
 likely win up).
 
-* ``expert`` (:class:`ExpertBot`) races every distinct legal reveal, at the start
-  of a turn and in its middle. Its playouts play the ``scoring`` rollout policy
+* ``expert`` (:class:`ExpertBot`) races the distinct reveals whose turn score is
+  within :data:`SEARCH_WINDOW` of the best, at the start of a turn and in its
+  middle. Its playouts play the ``scoring`` rollout policy
   (:mod:`trio_solver.decide.rollout`: the ``solver`` bot's turn score on counted
-  chances), for the opponents and for itself.
+  chances), for the opponents and for itself. A window of 0.2, or every reveal,
+  measured weaker: the playouts' game values are not good enough to overrule a
+  clearly better chance this turn.
 * ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
   ordered by the turn-level score of ``solver`` without its leak penalty
   (:func:`solver_score`), and races only the reveals that tie with the best (within
@@ -51,7 +54,8 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from ..game.view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "TiesExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "SEARCH_WINDOW",
+           "QUIET_BELOW", "bot_order", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
@@ -61,6 +65,9 @@ SWAP_OPTIONS = 3
 #: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
 #: design notes (docs/DESIGN.md)).
 DEFAULT_WINDOW = 0.0
+#: The ``expert``'s window: reveals within this of the best turn score are raced (chosen on 3-player
+#: games against ``solver`` bots, docs/DESIGN.md: 0.03 and 0.1 did as well, 0.2 and every reveal worse).
+SEARCH_WINDOW = 0.05
 #: The bot's beliefs weigh a deal by this for each choice of an opponent it makes unlikely: an
 #: opponent in the middle of its turn asking for another card while its own lowest or highest card
 #: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the design notes (docs/DESIGN.md).
@@ -278,23 +285,25 @@ class TiesExpertBot:
 
 
 class ExpertBot(TiesExpertBot):
-    """``expert``: searches every distinct legal reveal, at the start of a turn and in its middle, by
-    playouts to the end of the game on common posterior deals (successive halving), the opponents and
-    itself played by the ``scoring`` rollout policy (the ``solver`` bot's turn score on counted
-    chances). A certain trio with the best turn score is taken without a search."""
+    """``expert``: races the distinct reveals whose turn score is within :data:`SEARCH_WINDOW` of the
+    best, at the start of a turn and in its middle, by playouts to the end of the game on common
+    posterior deals (successive halving), the opponents and itself played by the ``scoring`` rollout
+    policy (the ``solver`` bot's turn score on counted chances). A certain trio with the best turn
+    score is taken without a search; with one candidate in the window it plays as ``expert-ties``."""
 
     name = "expert"
     policy = "scoring"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
-                 window: float | None = None, stratify: bool = True, halving: bool = True,
+                 window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
                  read: float | None = DEFAULT_READ) -> None:
         super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
                          halving=halving, read=read)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
-        """Mid-turn: every distinct reveal raced as at the start of a turn."""
-        cands = distinct_moves(view, public_memory(view), ranked)
-        if len(cands) == 1:
-            return cands[0].reveal
+        """Mid-turn: the reveals within the window raced as at the start of a turn; with one, the
+        advisor's plan as ``expert-ties`` plays it."""
+        cands = self.candidates_of(view, ranked)
+        if len(cands) <= 1:
+            return super()._continue(view, ranked, beliefs, seed)
         return self._race(Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal

@@ -37,7 +37,10 @@ change to that place. It plays deterministically:
 
 **Two policies** (:data:`POLICIES`) weigh the trios of step 1 differently:
 
-* ``scoring`` (the default, :data:`DEFAULT_POLICY`): the ``solver`` bot's turn score
+* ``counting`` (the default, :data:`DEFAULT_POLICY`, the policy of :func:`~trio_solver.decide.evaluate.evaluate`,
+  :func:`~trio_solver.decide.evaluate.advise_game` and the analysis): a trio that wins the game weighs
+  four times, any other once; no leak.
+* ``scoring`` (the ``expert``'s playouts): the ``solver`` bot's turn score
   ``3 p_win + p_trio + 0.5 progress / trios still needed`` applied to the counted
   chances: a trio that wins weighs 3 + 1 + 0.5 / needed; another weighs
   1 + 0.5 g / needed, with g = 0.5 in Simple and 0.25 per linked value no side
@@ -45,12 +48,9 @@ change to that place. It plays deterministically:
   shows a value of which two known cards are within reach (the ``solver`` bot's
   leak: a failure would show the next player a trio). In the middle of a turn a
   place that cannot hold the value is no better than a public card.
-* ``counting``: a trio that wins the game weighs four times, any other once; no
-  leak.
 
-As a bot, ``scoring`` is the ``playout`` bot and plays close to ``solver``
-(measured in the design notes); the ``expert`` plays its playouts with it, the
-``expert-ties`` bot with ``counting``.
+As a bot, ``scoring`` is the ``playout`` bot (measured against ``solver`` in the design
+notes); the ``expert`` plays its playouts with it, the ``expert-ties`` bot with ``counting``.
 
 Powers ``x ** m`` in these chances are taken by repeated squaring
 (:func:`trio_solver.kernel.ipow`). A playout longer than :data:`MAX_TURNS` turns is a
@@ -157,7 +157,7 @@ def public_memory(view: PlayerView) -> PublicMemory:
 #: failed turn).
 POLICIES = {"counting": kernel.COUNTING, "scoring": kernel.SOLVER}
 #: The policy of every playout unless another is asked for.
-DEFAULT_POLICY = "scoring"
+DEFAULT_POLICY = "counting"
 
 
 def rules_array(rules: Rules, policy: str = DEFAULT_POLICY) -> np.ndarray:
