@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trio_solver.kernel import ipow  # x ** m by repeated squaring: the same rounding in both models
-from trio_solver.decide.rollout import CENTRE, HIGHEST, LOWEST, Action, PublicMemory
+from trio_solver.decide.memory import PublicMemory
+from trio_solver.decide.rollout import CENTRE, HIGHEST, LOWEST, Action, to_action
 from trio_solver.game.rules import COPIES, SEVEN, Mode, Rules
 from trio_solver.game.view import PlayerView
 
@@ -118,8 +119,8 @@ class ReferenceSim:
         sim = cls(rules, hands, centre, known, cknown, trios, view.to_move, policy)
         if view.over:
             sim.winner = view.winner
-        for act, _ in memory.turn:
-            sim.apply(act)
+        for r, _ in memory.turn:
+            sim.apply(to_action(r))
         return sim
 
     def copy(self) -> ReferenceSim:

@@ -67,10 +67,10 @@ import numpy as np
 from .. import kernel
 from ..errors import ViewError
 from ..kernel import MAX_TURNS
-from ..game.table import steps
 from ..game.reveal import Reveal
 from ..game.rules import Mode, Rules
 from ..game.view import PlayerView
+from .memory import PublicMemory, public_memory
 
 __all__ = ["Sim", "ModelBot", "PublicMemory", "public_memory", "MAX_TURNS", "Action", "CENTRE", "LOWEST", "HIGHEST",
            "to_action", "to_reveal"]
@@ -90,66 +90,6 @@ def to_action(r: Reveal) -> Action:
 def to_reveal(a: Action) -> Reveal:
     kind, i = a
     return Reveal.centre(i) if kind == CENTRE else (Reveal.lowest(i) if kind == LOWEST else Reveal.highest(i))
-
-
-@dataclass(frozen=True)
-class PublicMemory:
-    """What every player remembers from the public history of a view.
-
-    ``hands[s][p]`` is the value known at sorted position ``p`` of seat ``s``'s hand as
-    it is now (``None``: not known); ``slots[i]`` likewise for centre slot ``i``.
-    ``turn`` is the turn in progress as actions with the values they showed.
-    """
-
-    hands: tuple[tuple[int | None, ...], ...]
-    slots: tuple[int | None, ...]
-    turn: tuple[tuple[Action, int], ...]
-
-    def knows(self, view: PlayerView, r: Reveal) -> bool:
-        """Whether the card ``r`` would show now is already known to everyone (``view``: the position
-        this memory was read from)."""
-        if r.is_centre:
-            return self.slots[r.index] is not None
-        return self.hands[r.index][view.position(r)] is not None
-
-    def alike(self, view: PlayerView, r: Reveal) -> Reveal | None:
-        """What ``r`` is the same move as: ``None`` for every centre card no one has seen (the
-        posterior cannot tell them apart, so they have the same chances for the turn and the game),
-        else ``r`` itself."""
-        return None if r.is_centre and not self.knows(view, r) else r
-
-
-def public_memory(view: PlayerView) -> PublicMemory:
-    """Replay the public history of ``view`` (through :func:`trio_solver.game.table.steps`) and remember
-    every card shown, and where it is now."""
-    rules = view.rules
-    hands: list[list[int | None]] = [[None] * rules.hand_size for _ in range(rules.players)]
-    slots: list[int | None] = [None] * rules.centre_size
-    in_progress: list[tuple[Action, int]] = []
-    last = len(view.events) - 1 if view.turn else -1
-    for step in steps(rules, view.first_player, view.events):
-        if step.swap is not None:  # both hands changed in a way the table may not know
-            for s in step.swap.seats:
-                hands[s] = [None] * len(hands[s])
-            continue
-        r, v = step.reveal, step.value
-        assert r is not None and v is not None
-        if step.position is None:
-            slots[r.index] = v
-        else:
-            hands[r.index][step.position] = v
-        if step.event == last:
-            in_progress.append((to_action(r), v))
-        if step.trio is not None:
-            for s, lo, hi in step.trio.hands:
-                h = hands[s]
-                hands[s] = h[lo:len(h) - hi]
-            for i in step.trio.slots:
-                slots[i] = None
-    if [len(h) for h in hands] != list(view.sizes):
-        raise ViewError("the public history does not account for the hand sizes of this view")
-    return PublicMemory(tuple(tuple(h) for h in hands),
-                        tuple(v if p else None for v, p in zip(slots, view.centre_present)), tuple(in_progress))
 
 
 #: The rollout policies by name: ``counting`` (the model described above) and ``scoring`` (the same
@@ -206,7 +146,7 @@ def state_array(view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence
 
 def turn_actions(memory: PublicMemory) -> np.ndarray:
     """The actions of the turn in progress, as kernel codes."""
-    return np.array([kernel.encode(*a) for a, _ in memory.turn], dtype=np.int64)
+    return np.array([kernel.encode(*to_action(r)) for r, _ in memory.turn], dtype=np.int64)
 
 
 _STATUS = ("ongoing", "trio", "failure")
