@@ -1,4 +1,5 @@
-"""How long does the expert bot take per decision? Median, 95th percentile and worst, per player count.
+"""How long does a bot (the expert by default) take per decision? Median, 95th percentile and worst, per
+player count.
 
 The expert plays seat 0 against ``memory`` bots (team play: with an expert partner
 against memory teams) for ``--games`` games per setting; every decision it makes is
@@ -8,6 +9,7 @@ work (the target is about one core).
 
     python benchmarks/decision_time.py --games 6 --seed 1
     python benchmarks/decision_time.py --games 6 --budget 240 --only 3p-simple
+    python benchmarks/decision_time.py --games 6 --bot expert-ties
 """
 
 from __future__ import annotations
@@ -22,32 +24,34 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trio_solver.decide.bots import make_bot  # noqa: E402
-from trio_solver.decide.expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
+from trio_solver.decide.bots import Bot  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_BUDGET  # noqa: E402
 from trio_solver.game.reveal import Reveal  # noqa: E402
 from trio_solver.game.rules import Mode, Rules  # noqa: E402
 from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
 from trio_solver.game.view import PlayerView  # noqa: E402
 
 
-class Timed(ExpertBot):
-    """The expert, timing each of its decisions (reveals, and swaps in team play)."""
+class Timed:
+    """A bot, timing each of its decisions (reveals, and swaps in team play)."""
 
-    def __init__(self, rng: random.Random, budget: int | None) -> None:
-        super().__init__(rng, budget=budget)
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
         self.wall: list[float] = []
         self.cpu: list[float] = []
         self.swap_cpu: list[float] = []
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         w, c = time.perf_counter(), time.process_time()
-        r = super().choose_reveal(view)
+        r = self.bot.choose_reveal(view)
         self.cpu.append(time.process_time() - c)
         self.wall.append(time.perf_counter() - w)
         return r
 
     def choose_swap(self, view: PlayerView) -> int | None:
         w, c = time.perf_counter(), time.process_time()
-        v = super().choose_swap(view)
+        v = self.bot.choose_swap(view)
         self.cpu.append(time.process_time() - c)
         self.wall.append(time.perf_counter() - w)
         self.swap_cpu.append(self.cpu[-1])
@@ -66,11 +70,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=int, default=None,
                    help=f"playouts per decision (default: the bot's, {DEFAULT_BUDGET} at 3 players scaled by (3/players)^2)")
     p.add_argument("--only", help="comma-separated settings, e.g. 3p-simple,4t-simple")
+    p.add_argument("--bot", default="expert", help="the bot timed (default expert)")
     args = p.parse_args(argv)
     settings = [Rules(n) for n in (3, 4, 5, 6)] + [Rules(4, Mode.SIMPLE, True), Rules(6, Mode.SIMPLE, True)]
     settings += [Rules(3, Mode.PICANTE)]
     budget = f"budget {args.budget}" if args.budget else f"default budget ({DEFAULT_BUDGET} x (3/players)^2)"
-    print(f"expert decision time, {budget}, {args.games} games per setting, seed {args.seed}")
+    print(f"{args.bot} decision time, {budget}, {args.games} games per setting, seed {args.seed}")
     print(f"{'setting':<12} {'decisions':>9}  {'cpu median':>10} {'cpu p95':>8} {'cpu max':>8}  "
           f"{'wall median':>11} {'wall p95':>8}  {'swaps':>5} {'swap cpu median':>15} {'swap cpu max':>12}")
     for rules in settings:
@@ -87,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             for s in range(rules.players):
                 rng = random.Random(game_seed(args.seed, g, 1 + s))
                 if s in team0:
-                    t = Timed(rng, args.budget)
+                    t = Timed(make_bot(args.bot, rng, budget=args.budget))
                     timed.append(t)
                     bots.append(t)
                 else:

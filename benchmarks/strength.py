@@ -29,6 +29,11 @@ above the fair share (1/players, or 1/teams in team play) under both.
 memory), ``--budget`` the expert's playouts per decision (default: its own),
 ``--fixed-seat`` keeps the tested bot in seat 0 (the format of earlier figures),
 ``--results DIR`` saves every game as it finishes so that an interrupted run resumes.
+``--paired BOT`` plays the same deals again with ``BOT`` in the tested bot's seats and prints the
+paired difference of the two win rates (per deal, with its standard error over deals and a 95%
+interval), the way to compare two bots without the luck of the deals:
+
+    python benchmarks/strength.py --bot expert --paired expert-ties --against solver --only 3p-simple --games 150 --seed 21
 
 ``--seed`` may list several seeds (``--seed 11,12,13`` or ``--seed 11-17``): each seed is its own
 set of deals, and a row per seed is followed by a ``:all`` row pooling them (a deal is a seed
@@ -145,6 +150,18 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
     return Duplicate(wins, count, by_side, turns / games)
 
 
+def paired(a: Duplicate, b: Duplicate) -> tuple[float, float]:
+    """The difference of the win rates of ``a`` and ``b`` on the same deals, and its standard error
+    with deals as the independent units (the mean over deals of the difference of their win shares)."""
+    deals = sorted(set(a.games) & set(b.games), key=repr)
+    diffs = [a.wins[d] / a.games[d] - b.wins[d] / b.games[d] for d in deals]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean, float("inf")
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in diffs) / (k - 1) / k)
+
+
 def parse_seeds(text: str) -> list[int]:
     """``"5"``, ``"11,12,13"`` or ``"11-17"`` (or a mix, ``"1,11-13"``) as a list of distinct seeds in
     the order given (at most 10,000); anything else is an ``argparse`` error naming the text."""
@@ -186,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot", default="solver", help="the bot tested (default solver)")
     p.add_argument("--against", default="memory", help="its opponents (default memory)")
     p.add_argument("--budget", type=int, default=None, help="the expert's playouts per decision")
+    p.add_argument("--paired", default=None,
+                   help="a second bot played on the same deals in the same seats: prints the paired difference")
     p.add_argument("--fixed-seat", action="store_true",
                    help="keep the tested bot in seat 0 instead of playing every deal with it in each side")
     p.add_argument("--results", type=Path, default=None,
@@ -219,6 +238,18 @@ def main(argv: list[str] | None = None) -> int:
             shown = row(name, bots, parts[-1], fair, elapsed)
         if len(seeds) > 1:
             shown = row(f"{label(rules)}:all", bots, Duplicate.pooled(parts), fair, total_time)
+        if args.paired:
+            other = []
+            t0 = time.perf_counter()
+            for seed in seeds:
+                other.append(duplicate(rules, args.paired, args.against, args.games, seed, workers=args.workers,
+                                       budget=args.budget, fixed_seat=args.fixed_seat, results=args.results))
+            mine, theirs = Duplicate.pooled(parts), Duplicate.pooled(other)
+            row(f"{label(rules)}" + (":all" if len(seeds) > 1 else ""), lineup(rules, args.paired, args.against),
+                theirs, fair, time.perf_counter() - t0)
+            diff, se = paired(mine, theirs)
+            print(f"{'':<13} {args.bot} - {args.paired}, same deals: {diff:+.3f} "
+                  f"[{diff - 1.959964 * se:+.3f}, {diff + 1.959964 * se:+.3f}] (± {se:.3f} over deals)")
         above += shown
         rows += 1
     what = "pooled over the seeds, " if len(seeds) > 1 else ""

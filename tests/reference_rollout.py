@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from trio_solver.kernel import ipow  # x ** m by repeated squaring: the same rounding in both models
-from trio_solver.decide.rollout import CENTRE, HIGHEST, LOWEST, Action, PublicMemory
+from trio_solver.decide.memory import PublicMemory
+from trio_solver.decide.rollout import CENTRE, HIGHEST, LOWEST, Action, to_action
 from trio_solver.game.rules import COPIES, SEVEN, Mode, Rules
 from trio_solver.game.view import PlayerView
 
@@ -77,12 +78,13 @@ class ReferenceSim:
     """
 
     __slots__ = ("rules", "n", "team_of", "hands", "known", "centre", "cknown", "trios", "to_move",
-                 "winner", "lo", "hi", "up", "face", "turns", "_win", "_wv")
+                 "winner", "lo", "hi", "up", "face", "turns", "_win", "_wv", "policy")
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], centre: Sequence[int | None],
                  known: Sequence[Sequence[bool]], cknown: Sequence[bool], trios: Sequence[set[int]],
-                 to_move: int) -> None:
+                 to_move: int, policy: str = "counting") -> None:
         self.rules = rules
+        self.policy = policy  # "counting" or "scoring" (trio_solver.rollout.POLICIES)
         self.n = rules.players
         self.team_of = tuple(rules.team_of(s) for s in range(self.n))
         self.hands = [list(h) for h in hands]
@@ -102,7 +104,7 @@ class ReferenceSim:
 
     @classmethod
     def from_view(cls, view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
-                  centre: Sequence[int | None]) -> ReferenceSim:
+                  centre: Sequence[int | None], policy: str = "counting") -> ReferenceSim:
         """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample).
 
         The turn in progress of the view is replayed, so the cards face up are face up here too.
@@ -114,11 +116,11 @@ class ReferenceSim:
             trios[rules.team_of(s)].update(ts)
         known = [[v is not None for v in h] for h in memory.hands]
         cknown = [v is not None for v in memory.slots]
-        sim = cls(rules, hands, centre, known, cknown, trios, view.to_move)
+        sim = cls(rules, hands, centre, known, cknown, trios, view.to_move, policy)
         if view.over:
             sim.winner = view.winner
-        for act, _ in memory.turn:
-            sim.apply(act)
+        for r, _ in memory.turn:
+            sim.apply(to_action(r))
         return sim
 
     def copy(self) -> ReferenceSim:
@@ -434,9 +436,31 @@ class ReferenceSim:
         if lst:
             return lst[0]
         p, a = self._guess(seat, face_value, self._unaccounted(seat))
-        if a is not None:
-            return a
+        if a is not None and not (self.policy == "scoring" and p <= 0.0):
+            return a  # scoring: a place that cannot show the value is no better than a public card
         return self._harmless(seat)
+
+    def _weights(self, seat: int) -> list[float]:
+        """The weight of a trio of each value in ``seat``'s turn score. counting: 4 for a trio that wins
+        the game, else 1. scoring: the ``solver`` bot's score of a sure trio of the value,
+        3 * p_win + p_trio + 0.5 * goal weight / trios still needed (goal weight 1 for a win; simple
+        0.5; Picante 0.25 per linked value no side holds, 7 aside)."""
+        held = self.trios[self.team_of[seat]]
+        wins = self._wv(held)
+        if self.policy == "counting":
+            return [0.0] + [4.0 if v in wins else 1.0 for v in range(1, 13)]
+        goal = max(self.rules.goal_distance(held), 1)
+        taken = set().union(*self.trios)
+        out = [0.0]
+        for v in range(1, 13):
+            if v in wins:
+                out.append(3.0 + 1.0 + 0.5 * 1.0 / goal)
+            elif self.rules.mode is Mode.SIMPLE:
+                out.append(1.0 + 0.5 * 0.5 / goal)
+            else:
+                live = [w for w in self.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
+                out.append(1.0 + 0.5 * 0.25 * len(live) / goal)
+        return out
 
     def _start(self, seat: int) -> Action | None:
         """The first reveal of a turn: the one with the best estimated chance of a trio (wins weighted).
@@ -447,11 +471,13 @@ class ReferenceSim:
         hand is the smallest or largest card of its run) times the chance to find two more:
         1 with two known cards within reach, else the best guesses (the likeliest unknown
         places, including the card behind a known end; a second guess at the same end
-        counts what the first showed). A trio that wins the game weighs four times (as
-        ``solver`` weighs ``p_win``). Among equals a public card goes before its own card.
+        counts what the first showed), times the weight of a trio of the value (:meth:`_weights`).
+        Under ``scoring`` an unknown first card loses half the chance that it shows a value of which
+        two known cards are within reach (what the ``solver`` bot calls the leak). Among equals a
+        public card goes before its own card.
         """
         left = self._unaccounted(seat)
-        wins = self._wv(self.trios[self.team_of[seat]])
+        weight = self._weights(seat)
         reach = self._reachable(seat)
         spread = self._spread(seat, left)
         centre = spread.centre
@@ -515,17 +541,21 @@ class ReferenceSim:
             lst = reach.get(v, [])
             if not lst or lst[0] != a:
                 continue  # the first card of its value is another one (public before own)
-            score = two_more(v, left[v], a, len(lst) - 1) * (4.0 if v in wins else 1.0)
+            score = two_more(v, left[v], a, len(lst) - 1) * weight[v]
             if score > best_score:
                 best_score, best = score, a
         firsts: list[tuple[Action, list[float]]] = [(a, d) for a, d, _, _ in ends]
         if centre is not None and spread.first is not None:
             firsts.append(((CENTRE, spread.first), centre))
         for a, dist in firsts:
-            score = 0.0
+            score = leak = 0.0
             for v in range(1, 13):
                 if dist[v] > 0:
-                    score += dist[v] * two_more(v, left[v] - 1, a, len(reach.get(v, ()))) * (4.0 if v in wins else 1.0)
+                    score += dist[v] * two_more(v, left[v] - 1, a, len(reach.get(v, ()))) * weight[v]
+                    if len(reach.get(v, ())) >= 2:  # shown beside two known v's: the next player's trio
+                        leak += dist[v]
+            if self.policy == "scoring":
+                score -= 0.5 * leak
             if score > best_score:
                 best_score, best = score, a
         if best is not None:

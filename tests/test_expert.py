@@ -15,15 +15,18 @@ from trio_solver.decide.bots import make_bot
 from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
 from trio_solver.infer.beliefs import Beliefs
-from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SWAP_OPTIONS, ExpertBot, default_budget,
-                                solver_score)
+from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SEARCH_WINDOW,
+                                       SWAP_OPTIONS, ExpertBot, TiesExpertBot, bot_order, default_budget,
+                                       solver_score)
 from trio_solver.game.reveal import Reveal
+from trio_solver.decide.evaluate import playouts_played
 from trio_solver.decide.rollout import public_memory
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.decide.search import Advice, advise
 from trio_solver.run.simulate import play_game, run_tournament
 from trio_solver.decide.swaps import pairing_order, pairing_swap
 from trio_solver.game.view import PlayerView
+from trio_solver.infer.sampling import sample_game
 
 
 def _advice(view: PlayerView, read: float | None = DEFAULT_READ) -> Advice:
@@ -98,7 +101,9 @@ def test_a_likely_win_beats_a_sure_trio_that_does_not_win() -> None:
     assert sure and all(e.p_win == 0 for e in sure)
     assert best.p_win > 0.6 and best.p_trio < 1
     for seed in range(3):
-        assert ExpertBot(random.Random(seed), budget=20).choose_reveal(view) == best.reveal
+        assert TiesExpertBot(random.Random(seed), budget=20).choose_reveal(view) == best.reveal
+        # the searching expert races every reveal; 200 playouts tell the likely win from the sure trio
+        assert ExpertBot(random.Random(seed), budget=200).choose_reveal(view) == best.reveal
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,9 +140,10 @@ def test_the_race_has_one_unknown_centre_card_and_a_quiet_reveal(rules: Rules, s
 def test_window_is_checked() -> None:
     for bad in (-0.1, 11, "0.05", True):
         with pytest.raises(ViewError, match="window"):
-            ExpertBot(random.Random(0), window=bad)  # type: ignore[arg-type]
-    assert ExpertBot(random.Random(0)).window == DEFAULT_WINDOW
-    assert ExpertBot(random.Random(0), window=None).window is None
+            TiesExpertBot(random.Random(0), window=bad)  # type: ignore[arg-type]
+    assert TiesExpertBot(random.Random(0)).window == DEFAULT_WINDOW
+    assert TiesExpertBot(random.Random(0), window=None).window is None
+    assert ExpertBot(random.Random(0)).window == SEARCH_WINDOW > DEFAULT_WINDOW
 
 
 def test_read_is_checked() -> None:
@@ -213,11 +219,9 @@ def test_reveals_that_leave_the_same_state_share_a_playout() -> None:
 def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_score(seed: int, before: int,
                                                                                     read: float | None) -> None:
     """At the start of a turn: a certain trio if one has the highest turn score, else the first reveal
-    of the advisor's list with the highest turn score, without a playout, unless a card everyone
+    in the bots' order (:func:`bot_order`) with the highest turn score, without a playout, unless a card everyone
     knows ties with it (then those two are raced). The advice is on the bot's beliefs: reading the
     opponents' choices, or (``read=None``) the exact public posterior."""
-    from trio_solver.decide.evaluate import playouts_played
-
     game = random_position(Rules(3), seed, before)
     while game.turn and not game.over:
         game.reveal(game.legal_reveals()[0])
@@ -226,10 +230,11 @@ def test_with_a_window_of_zero_and_one_candidate_the_bot_plays_the_best_turn_sco
     view = game.view(game.to_move)
     evals = _advice(view, read).evaluations
     top = max(round(solver_score(view, e), 12) for e in evals)
-    best = next(e for e in evals if round(solver_score(view, e), 12) == top)  # the first of the equals
+    # the first of the equals in the bots' own tie order
+    best = next(e for e in bot_order(view, evals) if round(solver_score(view, e), 12) == top)
     certain = [e for e in evals
                if e.p_trio >= 1 - 1e-9 and solver_score(view, e) >= solver_score(view, best) - 1e-9]
-    bot = ExpertBot(random.Random(seed), window=0.0, candidates=1, read=read)
+    bot = TiesExpertBot(random.Random(seed), window=0.0, candidates=1, read=read)
     raced = bot.candidates_of(view, bot.ranked(view, _advice(view, read)))
     assert raced[0].reveal == best.reveal
     assert all(abs(solver_score(view, e) - solver_score(view, best)) < 1e-9 for e in raced)
@@ -263,10 +268,49 @@ def test_mid_turn_the_expert_plays_the_best_chance_or_a_known_card_when_the_chan
     best = max(e.p_trio for e in evals)
     memory = public_memory(view)
     known = {r for r in view.legal_reveals() if memory.knows(view, r)}
-    pick = ExpertBot(random.Random(seed)).choose_reveal(view)
+    pick = TiesExpertBot(random.Random(seed)).choose_reveal(view)
     assert pick in view.legal_reveals()
     chance = {e.reveal: e.p_trio for e in evals}
     if best < QUIET_BELOW and known:
         assert pick in known
     else:
         assert chance[pick] >= best - 1e-9
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 40), st.integers(0, 10**6))
+def test_the_searching_expert_depends_only_on_its_view(rules: Rules, seed: int, before: int, other: int) -> None:
+    """Two deals behind one view (the second drawn from the view's posterior): the same reveal, a legal
+    one, at the start of a turn and in its middle."""
+    game = random_position(rules, seed, before)
+    if game.over:
+        return
+    view = game.view(game.to_move)
+    beliefs = Beliefs(view)
+    if beliefs.approximate:
+        return
+    twin = sample_game(beliefs, random.Random(other))
+    assert twin.view(game.to_move) == view
+    picks = [ExpertBot(random.Random(seed), budget=48).choose_reveal(g.view(g.to_move)) for g in (game, twin)]
+    assert picks[0] == picks[1] and picks[0] in view.legal_reveals()
+
+
+def test_the_searching_expert_takes_a_certain_winning_trio() -> None:
+    """The mover holds the three 7s at its low end (a trio of 7s wins the game at once), in every table
+    size and mode: the expert takes it, without a playout."""
+    for rules in (Rules(3), Rules(4, Mode.PICANTE), Rules(6, Mode.SIMPLE, teams=True)):
+        for seed in range(2):
+            deck = [v for v in range(1, 13) if v != 7 for _ in range(3)]
+            random.Random(seed).shuffle(deck)
+            high = sorted(v for v in deck if v > 7)
+            size, centre = rules.hand_size, rules.centre_size
+            own = [7, 7, 7] + high[:size - 3]
+            rest = list(deck)
+            for v in own[3:]:
+                rest.remove(v)
+            hands = [own] + [sorted(rest[k * size:(k + 1) * size]) for k in range(rules.players - 1)]
+            game = Game.from_deal(rules, hands, rest[(rules.players - 1) * size:][:centre])
+            view = game.view(0)
+            before_count = playouts_played()
+            assert ExpertBot(random.Random(seed)).choose_reveal(view) == Reveal.lowest(0)
+            assert playouts_played() == before_count

@@ -43,7 +43,10 @@ from trio_solver import (
     Turn,
     TurnStatus,
     advise,
+    advise_game,
     analyse,
+    check_record,
+    evaluate,
     make_bot,
     play_game,
     replay_view,
@@ -247,6 +250,11 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
     # advice, bots
     "advise": (lambda v, o, b: advise(v, o, beliefs=b), [_valid(VIEWS), st.sampled_from(["trio", "win"]),
                                                          st.none()]),
+    "evaluate": (lambda v, n, s, p: evaluate(v, samples=n, seed=s, precision=p),
+                 [_valid(VIEWS[:4]), st.integers(1, 16), st.integers(0, 9), st.sampled_from([0.0, 0.05])]),
+    "advise_game": (lambda v, n, s, c: advise_game(v, samples=n, seed=s, confidence=c),
+                    [_valid(VIEWS[:4]), st.integers(1, 16), st.integers(0, 9), st.sampled_from([0.8, 0.95])]),
+    "check_record": (lambda r: check_record(r), [_valid(RECORD_OBJS)]),
     "Advice.get": (lambda a, r: a.get(r), [_receiver(ADVICE), REVEAL]),
     "Advice.from_json": (Advice.from_json, [_json_like]),
     "Evaluation.from_json": (Evaluation.from_json, [_json_like]),
@@ -321,7 +329,7 @@ def test_each_argument_with_each_nasty_value(name: str, data: st.DataObject) -> 
 
 def test_every_public_callable_is_driven() -> None:
     """Every class and function of ``trio_solver.__all__`` is fuzzed (directly or through its methods)."""
-    untested = {"Analysis", "Decision",  # results, not functions to call with arguments
+    untested = {"Analysis", "Decision", "GameEvaluation", "Summary",  # results, not functions to call
                 "Tournament", "Placement", "Bot", "BOT_NAMES", "Event", "Shown",
                 "TrioError", "RulesError", "NotationError", "IllegalMoveError", "RecordError",
                 "ContradictionError", "ViewError", "LimitError"}

@@ -17,16 +17,16 @@ from reference_rollout import ReferenceSim
 from trio_solver import Game, Rules
 from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior
-from trio_solver.decide.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
+from trio_solver.decide.rollout import DEFAULT_POLICY, POLICIES, ModelBot, Sim, public_memory, to_action, to_reveal
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _pair(game: Game, seat: int | None) -> tuple[Sim, ReferenceSim]:
+def _pair(game: Game, seat: int | None, policy: str = DEFAULT_POLICY) -> tuple[Sim, ReferenceSim]:
     view = game.view(seat)
     memory = public_memory(view)
-    return (Sim.from_view(view, memory, game.hands, game.centre),
-            ReferenceSim.from_view(view, memory, game.hands, game.centre))
+    return (Sim.from_view(view, memory, game.hands, game.centre, policy),
+            ReferenceSim.from_view(view, memory, game.hands, game.centre, policy))
 
 
 @SETTINGS
@@ -64,18 +64,18 @@ def test_kernel_plays_like_the_engine(rules: Rules, seed: int, before: int, seed
 
 
 @SETTINGS
-@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 60))
-def test_kernel_policy_is_the_reference_model(rules: Rules, seed: int, before: int) -> None:
-    """At a random position (mid-turn included), the kernel's rollout model makes the reference model's
-    choice, on the true state and on a bot's own state (unknown cards as placeholders); then both play
-    the whole game out move by move, the same moves, to the same winner."""
+@given(st.sampled_from(ALL_RULES), st.integers(0, 10**6), st.integers(0, 60), st.sampled_from(sorted(POLICIES)))
+def test_kernel_policy_is_the_reference_model(rules: Rules, seed: int, before: int, policy: str) -> None:
+    """At a random position (mid-turn included), the kernel's rollout policy (each of them) makes the
+    reference model's choice, on the true state and on a bot's own state (unknown cards as
+    placeholders); then both play the whole game out move by move, the same moves, to the same winner."""
     game = random_position(rules, seed, before)
     if game.over:
         return
     view = game.view(game.to_move)
-    sim, ref = _pair(game, game.to_move)
+    sim, ref = _pair(game, game.to_move, policy)
     assert sim.choose() == ref.choose(ref.face[0] if ref.face else 0)
-    assert to_action(ModelBot().choose_reveal(view)) == sim.choose()
+    assert to_action(ModelBot(policy=policy).choose_reveal(view)) == sim.choose()
     for _ in range(3000):
         if ref.winner is not None:
             break
@@ -85,7 +85,7 @@ def test_kernel_policy_is_the_reference_model(rules: Rules, seed: int, before: i
             break
         assert sim.apply(a) == ref.apply(a)
     assert (sim.winner, sim.turns) == (ref.winner, ref.turns)
-    again, _ = _pair(game, game.to_move)
+    again, _ = _pair(game, game.to_move, policy)
     assert again.playout() == ref.winner
 
 

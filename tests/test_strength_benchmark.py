@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -103,3 +104,16 @@ def test_several_seeds_print_a_row_each_and_a_pooled_row(capsys: pytest.CaptureF
     wins = [int(rows[k][2]) for k in rows]
     assert wins[2] == wins[0] + wins[1]
     assert "seeds 4,5" in out[0] and "pooled over the seeds" in out[-1]
+
+
+def test_paired_difference_is_the_mean_over_deals_of_the_difference() -> None:
+    """The same deals played by two bots: the paired difference is the mean over deals of the difference
+    of their win shares; the same bot twice differs by exactly 0 with no error."""
+    rules = Rules(3, Mode.SIMPLE)
+    a = strength.duplicate(rules, "memory", "random", 9, 6, workers=1, budget=None)
+    b = strength.duplicate(rules, "random", "random", 9, 6, workers=1, budget=None)
+    diff, se = strength.paired(a, b)
+    shares = [a.wins[d] / a.games[d] - b.wins[d] / b.games[d] for d in a.games]
+    assert diff == pytest.approx(sum(shares) / 3) and diff == pytest.approx(a.total[0] / 9 - b.total[0] / 9)
+    assert se == pytest.approx(statistics.stdev(shares) / math.sqrt(3))
+    assert strength.paired(a, a) == (0.0, 0.0)

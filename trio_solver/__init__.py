@@ -44,7 +44,9 @@ from .game.table import Outcome
 from .game.reveal import Reveal, Revealed
 from .game.rules import Mode, Rules
 from .infer.sampling import sample_game
+from .decide.evaluate import GameEvaluation, advise_game, evaluate
 from .decide.search import Advice, Evaluation, advise
+from .infer.validate import Summary, check_record
 from .run.simulate import Tournament, play_game, run_tournament
 from .game.view import PlayerView, replay_view
 from .report import notebook as _notebook  # noqa: F401  registers the notebook pictures (_repr_html_)
@@ -63,6 +65,7 @@ __all__ = [
     "Decision",
     "Evaluation",
     "Event",
+    "GameEvaluation",
     "Game",
     "IllegalMoveError",
     "LimitError",
@@ -78,6 +81,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Shown",
+    "Summary",
     "Swap",
     "Tournament",
     "TrioError",
@@ -85,7 +89,10 @@ __all__ = [
     "TurnStatus",
     "ViewError",
     "advise",
+    "advise_game",
     "analyse",
+    "check_record",
+    "evaluate",
     "make_bot",
     "play_game",
     "replay_view",

@@ -37,6 +37,14 @@ def int_in(name: str, value: Any, lo: int, hi: int, error: type[TrioError], what
     return int(value)
 
 
+def number_in(name: str, value: Any, lo: float, hi: float, error: type[TrioError]) -> float:
+    """``value`` as a float if it is a number ``lo..hi`` (an int of any size or a float; NaN and
+    booleans refused); else raise ``error`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise error(f"{name}: expected a number from {lo} to {hi}, got {show(value)}")
+    return float(value)
+
+
 def seat(name: str, value: Any, players: int, error: type[TrioError], *, none: bool = False) -> int | None:
     """A seat number ``0..players-1`` (or ``None`` when ``none``)."""
     if value is None and none:

@@ -89,7 +89,15 @@ R_TEAMS = 2                    # number of sides
 R_TEAMOF = 3                   # MAXP entries
 R_PARTNER = R_TEAMOF + MAXP    # MAXP entries, -1: none
 R_ADJ = R_PARTNER + MAXP       # 13 entries: bit mask of the values linked to v
-RULES_SIZE = R_ADJ + 13
+R_POLICY = R_ADJ + 13          # the rollout policy: COUNTING or SOLVER
+RULES_SIZE = R_POLICY + 1
+
+#: The rollout policies (see :mod:`trio_solver.rollout`): the counting model, and the counting model
+#: scoring first reveals as the ``solver`` bot does (goal weights and the leak of a failed turn).
+COUNTING, SOLVER = 0, 1
+#: The ``solver`` bot's turn score: ``WIN_WEIGHT * p_win + p_trio + GOAL_WEIGHT * progress / goal -
+#: LEAK_WEIGHT * leak`` (:func:`trio_solver.expert.solver_score`, :class:`trio_solver.bots.SolverBot`).
+WIN_WEIGHT, GOAL_WEIGHT, LEAK_WEIGHT = 3.0, 0.5, 0.5
 
 SEVEN_BIT = 1 << 7
 
@@ -129,6 +137,46 @@ def is_win(rp: np.ndarray, held: int) -> bool:
         if held >> v & 1 and rp[R_ADJ + v] & held:
             return True
     return False
+
+
+@compiled
+def goal_distance(rp: np.ndarray, held: int) -> int:
+    """Trios a side holding ``held`` still needs, the trio of 7s aside (:meth:`trio_solver.rules.Rules.goal_distance`)."""
+    if is_win(rp, held):
+        return 0
+    if rp[R_PICANTE] == 0:
+        return 3 - popcount(held)
+    for v in range(1, 13):
+        if held >> v & 1 and rp[R_ADJ + v]:
+            return 1
+    return 2
+
+
+@compiled
+def value_weights(st: np.ndarray, rp: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """The weight of a trio of each value in the turn score of ``seat``: under :data:`COUNTING` 4 for a
+    winning trio, else 1; under :data:`SOLVER` the ``solver`` bot's ``WIN_WEIGHT`` for a win, plus 1,
+    plus ``GOAL_WEIGHT`` times how much the trio serves the goal (1 for a win; simple: 0.5; Picante:
+    0.25 per linked value no side has taken, 7 aside) over the trios still needed."""
+    held = st[O_TR + rp[R_TEAMOF + seat]]
+    wins = winning_values(rp, held)
+    out[0] = 0.0
+    if rp[R_POLICY] == COUNTING:
+        for v in range(1, 13):
+            out[v] = 4.0 if wins >> v & 1 else 1.0
+        return
+    goal = max(goal_distance(rp, held), 1)
+    taken = 0
+    for t in range(rp[R_TEAMS]):
+        taken |= st[O_TR + t]
+    for v in range(1, 13):
+        if wins >> v & 1:
+            out[v] = WIN_WEIGHT + 1.0 + GOAL_WEIGHT * 1.0 / goal
+        elif rp[R_PICANTE] == 0:
+            out[v] = 1.0 + GOAL_WEIGHT * 0.5 / goal
+        else:
+            live = rp[R_ADJ + v] & ~taken & ~SEVEN_BIT
+            out[v] = 1.0 + GOAL_WEIGHT * (0.25 * popcount(live)) / goal
 
 
 @compiled
@@ -328,7 +376,7 @@ def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
     :func:`start_choice`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((4, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
-            np.empty((2, 13)), np.empty((5, 13)), np.empty((2, ACTIONS), np.int64),
+            np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64))
 
 
@@ -636,10 +684,11 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
     behind, scale, plain = floats[0], floats[1], floats[2]
-    second = floats[3]
+    second, weight = floats[3], floats[4]
     P = rp[R_PLAYERS]
     unaccounted(st, rp, seat, left)
-    wins = winning_values(rp, st[O_TR + rp[R_TEAMOF + seat]])
+    value_weights(st, rp, seat, weight)
+    leaky = rp[R_POLICY] == SOLVER
     reachable(st, rp, seat, cnt, first, first_own)
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
     for v in range(13):
@@ -712,15 +761,18 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         if cnt[v] < 3 and left[v] > 0:  # the likeliest ends for all the copies of v unplaced
             _known_tops(v, left, ratio, rows, ends, ends_d, n_ends, tops, tops_i)
         score = _two_more(v, 0, -1, a >> 4 == CENTRE, cnt[v] - 1, left, ratio, rows, slots, tops, tops_i,
-                          behind) * (4.0 if wins >> v & 1 else 1.0)
+                          behind) * weight[v]
         if score > best_score:
             best_score = score
             best = a
     for k in range(n_ends + (1 if slots else 0)):
         score = 0.0
+        leak = 0.0
         for v in range(1, 13):
             d = ends_d[k, v] if k < n_ends else rows[0, v]
             if d > 0:
+                if leaky and cnt[v] >= 2:  # a failure shows a v beside two known ones: the next player's trio
+                    leak += d
                 if k < n_ends and k != tops_i[1, v, 0] and k != tops_i[1, v, 1] and k != tops_i[1, v, 3]:
                     if plain[v] < 0:  # the same for every first reveal that is none of v's best guesses
                         plain[v] = _two_more(v, 1, -1, False, cnt[v], left, ratio, rows, slots, tops, tops_i,
@@ -729,7 +781,9 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
                 else:
                     more = _two_more(v, 1, k if k < n_ends else -1, k == n_ends, cnt[v], left, ratio, rows, slots,
                                      tops, tops_i, behind)
-                score += d * more * (4.0 if wins >> v & 1 else 1.0)
+                score += d * more * weight[v]
+        if leaky:
+            score -= LEAK_WEIGHT * leak
         if score > best_score:
             best_score = score
             best = ends[0, k] if k < n_ends else cfirst
@@ -759,7 +813,7 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
-    """The unknown place likeliest to show ``v`` for ``seat`` (-1: none)."""
+    """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
     rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _ = ws
     left = counts[0]
     unaccounted(st, rp, seat, left)
@@ -780,6 +834,7 @@ def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
             if d > best_p:
                 best_p = d
                 best = kind * 16 + s
+    floats[5, 0] = best_p
     return best
 
 
@@ -795,9 +850,12 @@ def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     if counts[1, face]:
         return counts[2, face]
     a = guess(st, rp, seat, face, ws)
-    if a >= 0:
+    # under SOLVER a place that cannot show the value is no better than a card everyone knows, which
+    # shows the table nothing (solver's ties go to such a card)
+    if a >= 0 and not (rp[R_POLICY] == SOLVER and ws[7][5, 0] <= 0.0):
         return a
     return harmless(st, rp, ws[9])
+
 
 
 @compiled
@@ -913,8 +971,14 @@ def uniform(state: np.ndarray) -> float:
 
 
 def seed64(seed: int) -> np.uint64:
-    """A Python integer seed (any size, any sign) folded into the kernel's 64-bit seed."""
-    digest = hashlib.blake2b(str(int(seed)).encode(), digest_size=8, person=b"trio-deal").digest()
+    """A Python integer seed (any size, any sign) folded into the kernel's 64-bit seed: the hash of its
+    decimal digits, or of its bytes beyond 4,000 digits (Python refuses longer decimal conversions)."""
+    n = int(seed)
+    if n.bit_length() < 13_000:
+        text = str(n).encode()
+    else:
+        text = b"b" + n.to_bytes(n.bit_length() // 8 + 1, "little", signed=True)
+    digest = hashlib.blake2b(text, digest_size=8, person=b"trio-deal").digest()
     return np.uint64(int.from_bytes(digest, "little"))
 
 

@@ -11,8 +11,11 @@ the same protocol for a human. Every random choice of a bot goes through the
   accounted for.
 * :class:`SolverBot` — the advisor's exact probabilities, plus the game beyond
   the turn: the mode's goal, and what a failed turn would show the next players.
-* ``expert`` (:class:`trio_solver.decide.expert.ExpertBot`) — plays for the game: playouts
-  to the end over exact posterior samples among the advisor's best reveals.
+* :class:`PlayoutBot` (``playout``) — the ``scoring`` rollout policy of the playouts as a
+  bot: perfect memory, chances by counting, the ``solver``'s turn score.
+* ``expert`` and ``expert-ties`` (:mod:`trio_solver.decide.expert`) — play for the game:
+  playouts to the end over exact posterior samples, among every distinct reveal
+  (``expert``) or among the advisor's reveals tied on the turn score (``expert-ties``).
 """
 
 from __future__ import annotations
@@ -20,19 +23,19 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from .. import _args
 from .._args import show as _show
 from ..infer.beliefs import Beliefs
 from ..errors import ViewError
-from .expert import ExpertBot, solver_score
+from .expert import ExpertBot, TiesExpertBot, bot_order, solver_score
 from .swaps import pairing_swap
 from ..game.reveal import Reveal
 from ..game.rules import COPIES, SEVEN, VALUES
 from .search import advise
-from ..game.table import StepReader
+from .memory import Memory, MemoryTracker, Remembering
+from .rollout import ModelBot
 from ..game.view import PlayerView
 
 __all__ = ["Bot", "RandomBot", "MemoryBot", "SolverBot", "make_bot", "BOT_NAMES", "Memory", "MemoryTracker"]
@@ -80,107 +83,6 @@ class RandomBot:
         return self.rng.choice(view.hand)
 
 
-# ---------------------------------------------------------------------------------------------
-# Memory
-
-
-@dataclass
-class Memory:
-    """What a player with perfect memory (and no probability) knows from a view.
-
-    ``low[s]`` / ``high[s]`` list the values known at sorted positions 0, 1, ... from each
-    end of seat ``s``'s hand as it is now; ``slots`` the known centre slots.
-    """
-
-    low: list[list[int | None]] = field(default_factory=list)
-    high: list[list[int | None]] = field(default_factory=list)
-    slots: dict[int, int] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, view: PlayerView) -> Memory:
-        """Replay the public history of ``view`` and remember every card shown."""
-        return MemoryTracker(view).update(view)
-
-    def known(self, view: PlayerView, r: Reveal) -> int | None:
-        """The value ``r`` would show now, if remembered."""
-        if r.is_centre:
-            return self.slots.get(r.index)
-        pos = view.position(r)
-        s = r.index
-        if r.kind == "lowest":
-            depth, lst = pos, self.low[s]
-        else:
-            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
-        return lst[depth] if depth < len(lst) else None
-
-
-class MemoryTracker:
-    """The public memory of one game, kept up to date one step at a time as the game's views come in
-    (:meth:`update`), so that a bot does not replay the history at every decision."""
-
-    def __init__(self, view: PlayerView) -> None:
-        n = view.rules.players
-        self.rules, self.first_player = view.rules, view.first_player
-        self.reader = StepReader(view.rules, view.first_player)
-        self.public = Memory([[] for _ in range(n)], [[] for _ in range(n)], {})
-
-    def follows(self, view: PlayerView) -> bool:
-        """Whether ``view`` is a later position of the game followed so far."""
-        return (view.rules == self.rules and view.first_player == self.first_player
-                and self.reader.follows(view.events))
-
-    def update(self, view: PlayerView) -> Memory:
-        """What ``view``'s seat remembers now (``view`` must :meth:`follow <follows>`): the public memory,
-        updated with the steps since the last update, and the seat's own hand. Valid until the next
-        update."""
-        mem = self.public
-        for step in self.reader.read(view.events):
-            if step.swap is not None:
-                for s in step.swap.seats:
-                    mem.low[s] = []
-                    mem.high[s] = []
-                continue
-            r, v = step.reveal, step.value
-            assert r is not None and v is not None
-            if step.depth is None:
-                mem.slots[r.index] = v
-            else:
-                _put(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
-            trio = step.trio
-            if trio is not None:
-                sizes = step.table.sizes  # after the trio left
-                for s, lo, hi in trio.hands:
-                    mem.low[s] = mem.low[s][lo:][:sizes[s]]
-                    mem.high[s] = mem.high[s][hi:][:sizes[s]]
-                for c in trio.slots:
-                    mem.slots.pop(c, None)
-        if view.hand is None or view.seat is None:
-            return mem
-        low, high = mem.low[:], mem.high[:]
-        low[view.seat] = list(view.hand)
-        high[view.seat] = list(reversed(view.hand))
-        return Memory(low, high, mem.slots)
-
-
-class _Remembering:
-    """A bot's perfect memory: its :class:`MemoryTracker` of the game its views come from, updated step
-    by step (a view of another game starts it afresh)."""
-
-    def __init__(self) -> None:
-        self._tracker: MemoryTracker | None = None
-
-    def __call__(self, view: PlayerView) -> Memory:
-        if self._tracker is None or not self._tracker.follows(view):
-            self._tracker = MemoryTracker(view)
-        return self._tracker.update(view)
-
-
-def _put(lst: list[int | None], depth: int, value: int) -> None:
-    while len(lst) <= depth:
-        lst.append(None)
-    lst[depth] = value
-
-
 def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
     """Copies of each value not in a trio, not in the viewer's hand, not in a remembered place."""
     left = {v: COPIES for v in VALUES}
@@ -215,7 +117,7 @@ class MemoryBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._remember = _Remembering()
+        self._remember = Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
@@ -340,7 +242,7 @@ class SolverBot:
     def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
         self.rng = rng
         self.leak_weight = leak_weight
-        self._remember = _Remembering()
+        self._remember = Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
@@ -348,7 +250,7 @@ class SolverBot:
         adv = advise(view, "trio", beliefs=beliefs)
         mem = self._remember(view) if self.leak_weight and not view.turn else None
         scored = []
-        for e in adv.evaluations:
+        for e in bot_order(view, adv.evaluations):
             score = solver_score(view, e)
             if mem is not None:
                 score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
@@ -386,13 +288,31 @@ def _leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> fl
     return leak
 
 
-BOT_NAMES = ("random", "memory", "solver", "expert")
+BOT_NAMES = ("random", "memory", "solver", "playout", "expert-ties", "expert")
+
+
+class PlayoutBot(ModelBot):
+    """The rollout policy of the playouts (``scoring``, :mod:`trio_solver.rollout`) as a bot: perfect
+    memory, chances by counting, first reveals scored as ``solver`` scores them; deterministic."""
+
+    name = "playout"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, ExpertBot.policy)
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        _check_view(view, True)
+        return super().choose_reveal(view)
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        _check_view(view, False)
+        return super().choose_swap(view)
 
 
 def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
-    """A bot by name (``random``, ``memory``, ``solver``, ``expert``) drawing its random choices from ``rng``.
+    """A bot by name (one of :data:`BOT_NAMES`) drawing its random choices from ``rng``.
 
-    ``budget`` is the ``expert`` bot's playouts per decision (``None``: its default); the other
+    ``budget`` is the experts' playouts per decision (``None``: their default); the other
     bots have no budget and ignore it. Raises :class:`~trio_solver.errors.ViewError` for an
     unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
     ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
@@ -401,10 +321,8 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
         raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
     _args.rng("rng", rng, ViewError)
     factories: dict[str, Callable[[random.Random], Bot]] = {
-        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot,
+        "random": RandomBot, "memory": MemoryBot, "solver": SolverBot, "playout": PlayoutBot,
+        "expert-ties": (lambda r: TiesExpertBot(r, budget=budget)),
         "expert": (lambda r: ExpertBot(r, budget=budget)),
     }
-    try:
-        return factories[name](rng)
-    except KeyError:
-        raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})") from None
+    return factories[name](rng)

@@ -35,11 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import kernel, limits
+from .. import _args, kernel, limits
 from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from ..infer.facts import POOL
-from .rollout import PublicMemory, Sim, public_memory, rules_array, state_array, to_action, turn_actions
+from .rollout import (DEFAULT_POLICY, PublicMemory, Sim, public_memory, rules_array, state_array, to_action,
+                      turn_actions)
 from ..game.reveal import Reveal
 from .search import Advice, Evaluation, advise
 from .stopping import DEFAULT_CONFIDENCE, MAX_DEALS, Stopping
@@ -65,21 +66,18 @@ MAX_SAMPLES = MAX_DEALS
 
 def _check_samples(samples: object) -> int:
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise ViewError(f"samples: expected a whole number from 1 to {MAX_SAMPLES}, got {samples!r}")
+        raise ViewError(f"samples: expected a whole number from 1 to {MAX_SAMPLES}, got {_args.show(samples)}")
     return samples
 
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ViewError(f"seed: expected a whole number, got {seed!r}")
+        raise ViewError(f"seed: expected a whole number, got {_args.show(seed)}")
     return seed
 
 
 def _check_fraction(name: str, value: object, lo: float, hi: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not lo <= value <= hi:
-        raise ViewError(f"{name}: expected a number from {lo} to {hi}, got {value!r}")
-    return float(value)
+    return _args.number_in(name, value, lo, hi, ViewError)
 
 
 @dataclass(frozen=True)
@@ -115,14 +113,16 @@ class Posterior:
     """Deals drawn exactly from a view's posterior by the compiled kernel, shared by every candidate
     (common random numbers): deal ``j`` of a seed is the same whichever batch draws it."""
 
-    def __init__(self, view: PlayerView, beliefs: Beliefs | None = None) -> None:
+    def __init__(self, view: PlayerView, beliefs: Beliefs | None = None, policy: str = DEFAULT_POLICY) -> None:
+        """The deals of ``view``'s posterior (``beliefs``: its beliefs, built if ``None``), played out by
+        the rollout ``policy`` (:data:`trio_solver.rollout.POLICIES`)."""
         b = beliefs if beliefs is not None else Beliefs(view)
         if not b.consistent:
             raise ViewError("no deal fits this view: the record contradicts itself")
         self.view = view
         self.beliefs = b
         self.memory: PublicMemory = public_memory(view)
-        self.rules = rules_array(view.rules)
+        self.rules = rules_array(view.rules, policy)
         facts = b.facts
         hands: list[list[int]] = [[0] * n for n in facts.table.sizes]
         if facts.seat is not None and facts.hand is not None:
@@ -240,6 +240,7 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     over. Raises :class:`~trio_solver.errors.ViewError` for a bad ``samples``/``seed``/``precision`` or
     a view no deal fits.
     """
+    _args.instance("view", view, PlayerView, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     precision = _check_fraction("precision", precision, 0.0, 0.5)
@@ -523,6 +524,9 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.decide.search.advise` does, and for a bad
     ``samples``, ``seed``, ``confidence`` or ``margin``.
     """
+    _args.instance("view", view, PlayerView, ViewError)
+    if beliefs is not None:
+        _args.instance("beliefs", beliefs, Beliefs, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
     margin = _check_fraction("margin", margin, 0.0, 1.0)

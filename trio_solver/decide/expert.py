@@ -1,33 +1,36 @@
-"""The ``expert`` bot: plays for the game, not for the turn.
+"""The experts: bots that play for the game, not for the turn.
 
-At the start of a turn it takes the exact advisor's evaluations, ordered by the
-turn-level score of ``solver`` without its leak penalty (:func:`solver_score`), and
-plays the best of them unless other reveals tie with it (within
-:data:`DEFAULT_WINDOW`, 0 by default: the turn's exact chances cannot tell them
-apart). Those equals (distinct reveals only: one unknown centre card stands for all
-of them, since no one has seen any) are raced: each is played out to the end of the
-game on deals drawn exactly from its posterior (:mod:`trio_solver.decide.evaluate`), with
-common random numbers (every candidate on the same deals) and successive halving
-(the samples go to the candidates still in the race); on a deal, reveals that leave
-the game in the same state after the turn (two cards everyone knows that cannot
-make a trio, say) share one playout. It picks the candidate that wins the most
-playouts. The reveal of a card everyone already knows is among them when it ties
-(with no chance of a trio anywhere, a failure that teaches the table nothing: the
-move the memory game's optimal strategy makes). The race is kept to ties because a
-race over every reveal was measured to trade real trio chances for game values the
-rollout model gets wrong against strong players: its departures from the best turn
-score lost 0.021 ± 0.011 of a game each against ``solver`` bots, and a window of
-0.05 still trailed the turn score alone (README, design section).
-A certain trio is taken at once when nothing has a better turn score (a reveal likely to
-win the game outright beats a sure trio that does not win: a trio ends the turn, so the
-sure one gives the likely win up); in the middle of a turn it follows the advisor's
-exact plan (most reveals after the first are forced or obvious), except that when
-every reveal left has less than :data:`QUIET_BELOW` chance of a trio it turns a card
-everyone already knows, so the failure teaches the table nothing. In team play, at a
-swap moment, it races in the same way the three single cards its partner most likely
-pairs with (the ``solver``'s order) and no swap, the partner giving what the rollout
-model gives. See the README's design section for
-the measurements behind these choices.
+Both judge reveals by playouts to the end of the game on deals drawn exactly from
+their posterior (:mod:`trio_solver.decide.evaluate`), with common random numbers
+(every candidate on the same deals) and successive halving (the samples go to the
+candidates still in the race); on a deal, reveals that leave the game in the same
+state after the turn (two cards everyone knows that cannot make a trio, say) share
+one playout. Only distinct reveals are raced: one unknown centre card stands for
+all of them, since no one has seen any. A certain trio with the best turn score is
+taken at once, without a playout (a reveal likely to win the game outright beats a
+sure trio that does not win: a trio ends the turn, so the sure one gives the
+likely win up).
+
+* ``expert`` (:class:`ExpertBot`) races the distinct reveals whose turn score is
+  within :data:`SEARCH_WINDOW` of the best, at the start of a turn and in its
+  middle. Its playouts play the ``scoring`` rollout policy
+  (:mod:`trio_solver.decide.rollout`: the ``solver`` bot's turn score on counted
+  chances), for the opponents and for itself. A window of 0.2, or every reveal,
+  measured weaker: the playouts' game values are not good enough to overrule a
+  clearly better chance this turn.
+* ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
+  ordered by the turn-level score of ``solver`` without its leak penalty
+  (:func:`solver_score`), and races only the reveals that tie with the best (within
+  :data:`DEFAULT_WINDOW`, 0 by default), plus the reveal of a card everyone knows
+  when it ties; its playouts play the ``counting`` policy. In the middle of a turn it
+  follows the advisor's exact plan, except that when every reveal left has less than
+  :data:`QUIET_BELOW` chance of a trio it turns a card everyone already knows, so the
+  failure teaches the table nothing.
+
+In team play, at a swap moment, both race the three single cards their partner most
+likely pairs with (the ``solver``'s order) and no swap, the partner giving what the
+rollout policy gives. Both read the opponents' passed-over end cards
+(:data:`DEFAULT_READ`, :class:`trio_solver.infer.beliefs.Beliefs`).
 
 The budget is the number of playouts per decision (``budget``), so a decision is
 deterministic for a seed whatever the machine's speed. By default it is
@@ -39,7 +42,7 @@ time at every table size.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .. import _args
 from ..infer.beliefs import Beliefs
@@ -51,7 +54,8 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from ..game.view import PlayerView
 
-__all__ = ["ExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "QUIET_BELOW", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "TiesExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "SEARCH_WINDOW",
+           "QUIET_BELOW", "bot_order", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
@@ -59,14 +63,17 @@ DEFAULT_BUDGET = 1920
 SWAP_OPTIONS = 3
 #: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
 #: this of the best are raced; 0: only exact ties (see :meth:`ExpertBot.candidates_of` and the
-#: README's design section).
+#: design notes (docs/DESIGN.md)).
 DEFAULT_WINDOW = 0.0
+#: The ``expert``'s window: reveals within this of the best turn score are raced (chosen on 3-player
+#: games against ``solver`` bots, docs/DESIGN.md: 0.03 and 0.1 did as well, 0.2 and every reveal worse).
+SEARCH_WINDOW = 0.05
 #: The bot's beliefs weigh a deal by this for each choice of an opponent it makes unlikely: an
 #: opponent in the middle of its turn asking for another card while its own lowest or highest card
-#: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the README's design section.
+#: has the turn's value (:func:`trio_solver.infer.facts.extract`); measured in the design notes (docs/DESIGN.md).
 DEFAULT_READ = 0.02
 #: In the middle of a turn, below this chance of a trio a card everyone knows is turned (the failure
-#: then shows nothing new); measured in the README's design section.
+#: then shows nothing new); measured in the design notes (docs/DESIGN.md).
 QUIET_BELOW = 0.08
 
 
@@ -74,6 +81,22 @@ def solver_score(view: PlayerView, e: Evaluation) -> float:
     """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal."""
     goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
     return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+
+
+def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
+    """``evaluations`` in the order the bots break ties of their scores: the chance of a trio, of a win
+    now, the goal, then the mover's own known card first, then the order of the legal reveals. This is
+    the bots' own order, kept apart from the advice's presentation order (:func:`trio_solver.search.advise`,
+    which puts a card everyone knows first), so that the ``solver`` bot every measurement plays
+    against does not change with the presentation."""
+    legal = {r: i for i, r in enumerate(view.legal_reveals())}
+    seat = view.seat
+
+    def key(e: Evaluation) -> tuple[float, ...]:
+        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
+        return (-round(e.p_trio, 12), -round(e.p_win, 12), -round(e.progress, 12), -own, legal[e.reveal])
+
+    return sorted(evaluations, key=key)
 
 
 def default_budget(players: int) -> int:
@@ -90,10 +113,13 @@ def _check_budget(budget: object) -> int:
     return budget
 
 
-class ExpertBot:
-    """Playouts to the end of the game over exact posterior samples, among the advisor's best candidates."""
+class TiesExpertBot:
+    """``expert-ties``: playouts to the end of the game over exact posterior samples, among the advisor's
+    reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn."""
 
-    name = "expert"
+    name = "expert-ties"
+    #: The rollout policy of its playouts (:data:`trio_solver.rollout.POLICIES`).
+    policy = "counting"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
@@ -124,9 +150,8 @@ class ExpertBot:
         return solver_score(view, e)
 
     def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
-        """The advisor's evaluations, best turn-level score first (ties in the advisor's order)."""
-        order = {e.reveal: i for i, e in enumerate(advice.evaluations)}
-        return sorted(advice.evaluations, key=lambda e: (-round(self.score(view, e), 12), order[e.reveal]))
+        """The advisor's evaluations, best turn-level score first (ties in the bots' order, :func:`bot_order`)."""
+        return sorted(bot_order(view, advice.evaluations), key=lambda e: -round(self.score(view, e), 12))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         beliefs = Beliefs(view, read=self.read)
@@ -140,13 +165,13 @@ class ExpertBot:
             if e.p_trio >= 1 - 1e-9:  # a sure trio with the best turn score: nothing to search
                 return e.reveal
         if view.turn:
-            return self._continue(view, ranked)
+            return self._continue(view, ranked, beliefs, seed)
         if len(ranked) == 1:
             return ranked[0].reveal
         cands = self.candidates_of(view, ranked)
         if len(cands) == 1:
             return cands[0].reveal
-        post = Posterior(view, beliefs)
+        post = Posterior(view, beliefs, self.policy)
         return self._race(post, cands, seed, self._budget_for(view)).reveal
 
     def _budget_for(self, view: PlayerView) -> int:
@@ -169,7 +194,7 @@ class ExpertBot:
             cands.append(quiet)  # a failure teaches the table nothing
         return cands
 
-    def _continue(self, view: PlayerView, ranked: list[Evaluation]) -> Reveal:
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
 
         With no chance of a trio left, or a best chance below :attr:`quiet_below`
@@ -247,7 +272,7 @@ class ExpertBot:
         options = self.swap_options(view, beliefs)
         if len(options) == 1 or not beliefs.consistent:
             return options[0]
-        post = Posterior(view, beliefs)
+        post = Posterior(view, beliefs, self.policy)
         budget = self._budget_for(view)
         outcomes: list[list[float]] = [[] for _ in options]
 
@@ -257,3 +282,28 @@ class ExpertBot:
             return {i: sum(outcomes[i]) / len(outcomes[i]) for i in alive}
 
         return options[self._halving(len(options), budget, play_round)]
+
+
+class ExpertBot(TiesExpertBot):
+    """``expert``: races the distinct reveals whose turn score is within :data:`SEARCH_WINDOW` of the
+    best, at the start of a turn and in its middle, by playouts to the end of the game on common
+    posterior deals (successive halving), the opponents and itself played by the ``scoring`` rollout
+    policy (the ``solver`` bot's turn score on counted chances). A certain trio with the best turn
+    score is taken without a search; with one candidate in the window it plays as ``expert-ties``."""
+
+    name = "expert"
+    policy = "scoring"
+
+    def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
+                 window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
+                 read: float | None = DEFAULT_READ) -> None:
+        super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
+                         halving=halving, read=read)
+
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
+        """Mid-turn: the reveals within the window raced as at the start of a turn; with one, the
+        advisor's plan as ``expert-ties`` plays it."""
+        cands = self.candidates_of(view, ranked)
+        if len(cands) <= 1:
+            return super()._continue(view, ranked, beliefs, seed)
+        return self._race(Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal

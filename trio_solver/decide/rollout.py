@@ -23,9 +23,10 @@ change to that place. It plays deterministically:
    unaccounted copies of each value are shared among the unknown places that can
    hold them (a run of unknown cards between two known cards of a sorted hand holds
    only values between theirs), and the end of a hand is the smallest or largest
-   card of its run. A trio that wins the game weighs four times. It starts with the
-   best; among equals, a public card before its own card. Three known cards within
-   reach count as a certain trio (a likely winning trio may still come first).
+   card of its run. Each chance is weighted by what a trio of that value is worth
+   (below). It starts with the best; among equals, a public card before its own
+   card. Three known cards within reach count as a certain trio (a likely winning
+   trio may still come first).
 2. With a value face up it reveals a known card of that value (public cards first),
    else the unknown place likeliest to hold it, by the same chances. With no
    unknown place left it reveals a place everyone already knows, so the failure
@@ -33,6 +34,23 @@ change to that place. It plays deterministically:
 3. In team play, :meth:`Sim.give` is the card a player gives its partner at a swap
    moment (the expert's swap search assumes it of the partner). No swaps are made
    during a playout (swaps already made are part of the sampled deal).
+
+**Two policies** (:data:`POLICIES`) weigh the trios of step 1 differently:
+
+* ``counting`` (the default, :data:`DEFAULT_POLICY`, the policy of :func:`~trio_solver.decide.evaluate.evaluate`,
+  :func:`~trio_solver.decide.evaluate.advise_game` and the analysis): a trio that wins the game weighs
+  four times, any other once; no leak.
+* ``scoring`` (the ``expert``'s playouts): the ``solver`` bot's turn score
+  ``3 p_win + p_trio + 0.5 progress / trios still needed`` applied to the counted
+  chances: a trio that wins weighs 3 + 1 + 0.5 / needed; another weighs
+  1 + 0.5 g / needed, with g = 0.5 in Simple and 0.25 per linked value no side
+  holds (7 aside) in Picante. An unknown first card loses half the chance that it
+  shows a value of which two known cards are within reach (the ``solver`` bot's
+  leak: a failure would show the next player a trio). In the middle of a turn a
+  place that cannot hold the value is no better than a public card.
+
+As a bot, ``scoring`` is the ``playout`` bot (measured against ``solver`` in the design
+notes); the ``expert`` plays its playouts with it, the ``expert-ties`` bot with ``counting``.
 
 Powers ``x ** m`` in these chances are taken by repeated squaring
 (:func:`trio_solver.kernel.ipow`). A playout longer than :data:`MAX_TURNS` turns is a
@@ -49,10 +67,10 @@ import numpy as np
 from .. import kernel
 from ..errors import ViewError
 from ..kernel import MAX_TURNS
-from ..game.table import steps
 from ..game.reveal import Reveal
 from ..game.rules import Mode, Rules
 from ..game.view import PlayerView
+from .memory import PublicMemory, public_memory
 
 __all__ = ["Sim", "ModelBot", "PublicMemory", "public_memory", "MAX_TURNS", "Action", "CENTRE", "LOWEST", "HIGHEST",
            "to_action", "to_reveal"]
@@ -74,69 +92,19 @@ def to_reveal(a: Action) -> Reveal:
     return Reveal.centre(i) if kind == CENTRE else (Reveal.lowest(i) if kind == LOWEST else Reveal.highest(i))
 
 
-@dataclass(frozen=True)
-class PublicMemory:
-    """What every player remembers from the public history of a view.
-
-    ``hands[s][p]`` is the value known at sorted position ``p`` of seat ``s``'s hand as
-    it is now (``None``: not known); ``slots[i]`` likewise for centre slot ``i``.
-    ``turn`` is the turn in progress as actions with the values they showed.
-    """
-
-    hands: tuple[tuple[int | None, ...], ...]
-    slots: tuple[int | None, ...]
-    turn: tuple[tuple[Action, int], ...]
-
-    def knows(self, view: PlayerView, r: Reveal) -> bool:
-        """Whether the card ``r`` would show now is already known to everyone (``view``: the position
-        this memory was read from)."""
-        if r.is_centre:
-            return self.slots[r.index] is not None
-        return self.hands[r.index][view.position(r)] is not None
-
-    def alike(self, view: PlayerView, r: Reveal) -> Reveal | None:
-        """What ``r`` is the same move as: ``None`` for every centre card no one has seen (the
-        posterior cannot tell them apart, so they have the same chances for the turn and the game),
-        else ``r`` itself."""
-        return None if r.is_centre and not self.knows(view, r) else r
+#: The rollout policies by name: ``counting`` (the model described above) and ``scoring`` (the same
+#: chances, first reveals scored as the ``solver`` bot scores them: its goal weights and the leak of a
+#: failed turn).
+POLICIES = {"counting": kernel.COUNTING, "scoring": kernel.SOLVER}
+#: The policy of every playout unless another is asked for.
+DEFAULT_POLICY = "counting"
 
 
-def public_memory(view: PlayerView) -> PublicMemory:
-    """Replay the public history of ``view`` (through :func:`trio_solver.game.table.steps`) and remember
-    every card shown, and where it is now."""
-    rules = view.rules
-    hands: list[list[int | None]] = [[None] * rules.hand_size for _ in range(rules.players)]
-    slots: list[int | None] = [None] * rules.centre_size
-    in_progress: list[tuple[Action, int]] = []
-    last = len(view.events) - 1 if view.turn else -1
-    for step in steps(rules, view.first_player, view.events):
-        if step.swap is not None:  # both hands changed in a way the table may not know
-            for s in step.swap.seats:
-                hands[s] = [None] * len(hands[s])
-            continue
-        r, v = step.reveal, step.value
-        assert r is not None and v is not None
-        if step.position is None:
-            slots[r.index] = v
-        else:
-            hands[r.index][step.position] = v
-        if step.event == last:
-            in_progress.append((to_action(r), v))
-        if step.trio is not None:
-            for s, lo, hi in step.trio.hands:
-                h = hands[s]
-                hands[s] = h[lo:len(h) - hi]
-            for i in step.trio.slots:
-                slots[i] = None
-    if [len(h) for h in hands] != list(view.sizes):
-        raise ViewError("the public history does not account for the hand sizes of this view")
-    return PublicMemory(tuple(tuple(h) for h in hands),
-                        tuple(v if p else None for v, p in zip(slots, view.centre_present)), tuple(in_progress))
-
-
-def rules_array(rules: Rules) -> np.ndarray:
-    """The kernel's array of ``rules`` (:mod:`trio_solver.kernel`: players, mode, sides, partners, links)."""
+def rules_array(rules: Rules, policy: str = DEFAULT_POLICY) -> np.ndarray:
+    """The kernel's array of ``rules`` (:mod:`trio_solver.kernel`: players, mode, sides, partners, links)
+    and the rollout ``policy`` (a name of :data:`POLICIES`)."""
     rp = np.zeros(kernel.RULES_SIZE, np.int64)
+    rp[kernel.R_POLICY] = POLICIES[policy]
     n = rules.players
     rp[kernel.R_PLAYERS] = n
     rp[kernel.R_PICANTE] = 1 if rules.mode is Mode.PICANTE else 0
@@ -178,7 +146,7 @@ def state_array(view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence
 
 def turn_actions(memory: PublicMemory) -> np.ndarray:
     """The actions of the turn in progress, as kernel codes."""
-    return np.array([kernel.encode(*a) for a, _ in memory.turn], dtype=np.int64)
+    return np.array([kernel.encode(*to_action(r)) for r, _ in memory.turn], dtype=np.int64)
 
 
 _STATUS = ("ongoing", "trio", "failure")
@@ -205,12 +173,13 @@ class Sim:
 
     @classmethod
     def from_view(cls, view: PlayerView, memory: PublicMemory, hands: Sequence[Sequence[int]],
-                  centre: Sequence[int | None]) -> Sim:
-        """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample).
+                  centre: Sequence[int | None], policy: str = DEFAULT_POLICY) -> Sim:
+        """The state behind ``view`` for the given current hands and centre (e.g. a posterior sample),
+        played by ``policy``.
 
         The turn in progress of the view is replayed, so the cards face up are face up here too.
         """
-        sim = cls(view.rules, rules_array(view.rules), state_array(view, memory, hands, centre))
+        sim = cls(view.rules, rules_array(view.rules, policy), state_array(view, memory, hands, centre))
         for a in turn_actions(memory):
             kernel.apply(sim.st, sim.rp, a)
         return sim
@@ -340,32 +309,37 @@ class ModelBot:
     """The rollout model as a bot: what :mod:`trio_solver.decide.evaluate` assumes every player does.
 
     It builds a compact state from its view alone (unknown cards are placeholders the
-    model never reads) and asks :meth:`Sim.choose`. Deterministic; makes no swaps.
-    Used to test that evaluations are calibrated on games the model plays.
+    model never reads) and asks :meth:`Sim.choose` (at a swap moment, :meth:`Sim.give`).
+    Deterministic. Used to test that evaluations are calibrated on games the model plays.
     """
 
     name = "model"
 
-    def __init__(self, rng: object = None) -> None:
+    def __init__(self, rng: object = None, policy: str = DEFAULT_POLICY) -> None:
         self.rng = rng
+        self.policy = policy
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        sim = self.state(view)
+        sim = self.state(view, self.policy)
         a = sim.choose()
         if a is None:  # cannot happen in a dealt game: some reveal is always legal
             raise ViewError("no legal reveal")
         return to_reveal(a)
 
     @staticmethod
-    def state(view: PlayerView) -> Sim:
-        """The compact state of ``view``: the viewer's hand, remembered cards, placeholders (0) elsewhere."""
+    def state(view: PlayerView, policy: str = DEFAULT_POLICY) -> Sim:
+        """The compact state of ``view``, played by ``policy``: the viewer's hand, remembered cards,
+        placeholders (0) elsewhere."""
         memory = public_memory(view)
         hands = [[v if v is not None else 0 for v in h] for h in memory.hands]
         if view.seat is not None and view.hand is not None:
             hands[view.seat] = list(view.hand)
         centre = [v if v is not None else (0 if here else None)
                   for v, here in zip(memory.slots, view.centre_present)]
-        return Sim.from_view(view, memory, hands, centre)
+        return Sim.from_view(view, memory, hands, centre, policy)
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        return None
+        """At a swap moment: the card the policy gives its partner (:meth:`Sim.give`; ``None``: no swap)."""
+        if view.seat is None:
+            return None
+        return self.state(view, self.policy).give(view.seat)

@@ -41,9 +41,13 @@ from ..game.view import PlayerView
 from ..words import percent, pm
 from .._display import html_of
 
-__all__ = ["Objective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
+__all__ = ["Objective", "TurnObjective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
 
+#: What an :class:`Advice` ranks by: the turn's chances (``"trio"``, ``"win"``, :func:`advise`) or the
+#: chance to win the game (``"game"``, :func:`trio_solver.decide.evaluate.advise_game`).
 Objective = Literal["trio", "win", "game"]
+#: The objectives of :func:`advise`, the exact advice within the turn.
+TurnObjective = Literal["trio", "win"]
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -327,7 +331,7 @@ def live_links(view: PlayerView, v: int) -> list[int]:
     return [w for w in view.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
 
 
-def advise(view: PlayerView, objective: Objective = "win", *, beliefs: Beliefs | None = None) -> Advice:
+def advise(view: PlayerView, objective: TurnObjective = "win", *, beliefs: Beliefs | None = None) -> Advice:
     """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
 
     ``"win"`` (the default) ranks by the chance to win the game this turn, then the chance of a

@@ -43,9 +43,7 @@ class Stopping:
     first: int = 64
 
     def __post_init__(self) -> None:
-        c = self.confidence
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or not 0.5 <= c <= 1:
-            raise ViewError(f"confidence: expected a number from 0.5 to 1, got {_args.show(c)}")
+        _args.number_in("confidence", self.confidence, 0.5, 1, ViewError)
         _args.int_in("samples", self.cap, 1, MAX_DEALS, ViewError, "a number of deals")
         _args.int_in("first", self.first, 1, MAX_DEALS, ViewError, "a number of deals")
 

@@ -14,7 +14,7 @@ from typing import Any
 from .. import limits
 from .beliefs import Beliefs
 from ..limits import Deadline, time_limit
-from ..errors import ContradictionError
+from ..errors import ContradictionError, RecordError
 from .facts import HandFact, SlotFact, TrioChange
 from ..game.events import where
 from ..game.record import Record
@@ -66,6 +66,8 @@ def check_record(record: Record, *, deadline: Deadline | float | None = None) ->
     """Check that some deal fits ``record``; raise :class:`ContradictionError` if none does, and
     :class:`~trio_solver.errors.LimitError` if ``deadline`` (or an active
     :func:`~trio_solver.limits.time_limit`) passes first."""
+    if not isinstance(record, Record):
+        raise RecordError("record", f"expected a Record, got {type(record).__name__}")
     with time_limit(deadline):
         return _check_record(record)
 

@@ -1,0 +1,73 @@
+"""How close do the rollout policies play to ``solver``? First reveals of turns, policy by policy.
+
+Games between ``solver`` bots are played; at the start of every turn (``--positions`` of them) each
+rollout policy of :data:`trio_solver.decide.rollout.POLICIES` chooses a first reveal from the mover's
+view, and it is compared with the ``solver`` bot's own choice by the ``solver``'s score without its
+leak penalty (``3 p_win + p_trio + 0.5 progress / goal``, exact from the advisor): the share of
+positions where the policy's reveal scores as high as the best, and the mean score it gives up.
+
+    python benchmarks/policy_agreement.py --positions 400 --seed 1
+    python benchmarks/policy_agreement.py --players 4 --mode picante --positions 300 --seed 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.decide.expert import solver_score  # noqa: E402
+from trio_solver.decide.rollout import POLICIES, ModelBot  # noqa: E402
+from trio_solver.decide.search import advise  # noqa: E402
+from trio_solver.game.rules import Mode, Rules  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
+from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--mode", choices=[m.value for m in Mode], default="simple")
+    p.add_argument("--positions", type=int, default=400, help="start-of-turn positions (default 400)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    rules = Rules(args.players, args.mode)
+    loss: dict[str, list[float]] = {name: [] for name in POLICIES}
+    loss["solver"] = []
+    t0 = time.perf_counter()
+
+    def grab(game: Game) -> None:
+        if game.turn or len(loss["solver"]) >= args.positions:
+            return
+        view = game.view(game.to_move)
+        score = {e.reveal: solver_score(view, e) for e in advise(view, "trio").evaluations}
+        best = max(score.values())
+        for name in POLICIES:
+            loss[name].append(best - score[ModelBot(policy=name).choose_reveal(view)])
+        loss["solver"].append(best - score[make_bot("solver", random.Random(0)).choose_reveal(view)])
+
+    g = 0
+    while len(loss["solver"]) < args.positions:
+        bots = [make_bot("solver", random.Random(game_seed(args.seed, g, 1 + s))) for s in range(rules.players)]
+        play_game(rules, bots, rng=random.Random(game_seed(args.seed, g)), first_player=g % rules.players,
+                  on_decision=grab)
+        g += 1
+    print(f"first reveals at {len(loss['solver'])} start-of-turn positions of {g} games between solver bots, "
+          f"{rules.players} players {rules.mode.value}, seed {args.seed} ({time.perf_counter() - t0:.0f} s)")
+    print(f"{'chooser':<10} {'best score':>10} {'mean loss':>10} {'± se':>7}")
+    for name, xs in loss.items():
+        best_share = sum(x <= 1e-9 for x in xs) / len(xs)
+        se = statistics.stdev(xs) / len(xs) ** 0.5
+        print(f"{name:<10} {best_share:>10.1%} {statistics.fmean(xs):>10.4f} {se:>7.4f}")
+    print("(solver's own choice also weighs its leak penalty, which this score leaves out)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

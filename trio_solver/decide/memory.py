@@ -1,0 +1,166 @@
+"""What a player with perfect memory knows of the table: every card shown since its place last changed.
+
+One reader of the public history, :class:`MemoryTracker`, follows a game step by step (a trio takes
+its cards out of what is remembered, a secret swap wipes both hands), so that bots do not replay
+the history at every decision. It answers in two shapes:
+
+* :class:`Memory` — per hand, the values known counted from each end (``low``/``high``), and the
+  known centre slots: what the ``memory`` and ``solver`` bots reason on (:meth:`MemoryTracker.update`
+  adds the viewer's own hand);
+* :class:`PublicMemory` — per hand, the value known at each sorted position, the known slots and the
+  turn in progress: the kernel's state and the experts' races start from it (:func:`public_memory`).
+
+:class:`Remembering` is a bot's tracker of the game its views come from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..game.reveal import Reveal
+from ..game.table import StepReader
+from ..game.view import PlayerView
+
+__all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory"]
+
+
+@dataclass
+class Memory:
+    """What a player with perfect memory (and no probability) knows from a view.
+
+    ``low[s]`` / ``high[s]`` list the values known at sorted positions 0, 1, ... from each
+    end of seat ``s``'s hand as it is now; ``slots`` the known centre slots.
+    """
+
+    low: list[list[int | None]] = field(default_factory=list)
+    high: list[list[int | None]] = field(default_factory=list)
+    slots: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Memory:
+        """Replay the public history of ``view`` and remember every card shown."""
+        return MemoryTracker(view).update(view)
+
+    def known(self, view: PlayerView, r: Reveal) -> int | None:
+        """The value ``r`` would show now, if remembered."""
+        if r.is_centre:
+            return self.slots.get(r.index)
+        pos = view.position(r)
+        s = r.index
+        if r.kind == "lowest":
+            depth, lst = pos, self.low[s]
+        else:
+            depth, lst = view.sizes[s] - 1 - pos, self.high[s]
+        return lst[depth] if depth < len(lst) else None
+
+
+class MemoryTracker:
+    """The public memory of one game, kept up to date one step at a time as the game's views come in
+    (:meth:`update`), so that a bot does not replay the history at every decision."""
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.rules.players
+        self.rules, self.first_player = view.rules, view.first_player
+        self.reader = StepReader(view.rules, view.first_player)
+        self.public = Memory([[] for _ in range(n)], [[] for _ in range(n)], {})
+
+    def follows(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a later position of the game followed so far."""
+        return (view.rules == self.rules and view.first_player == self.first_player
+                and self.reader.follows(view.events))
+
+    def public_of(self, view: PlayerView) -> Memory:
+        """What every player remembers at ``view`` (which must :meth:`follow <follows>`): the public
+        memory, updated with the steps since the last update. Valid until the next update."""
+        mem = self.public
+        for step in self.reader.read(view.events):
+            if step.swap is not None:
+                for s in step.swap.seats:
+                    mem.low[s] = []
+                    mem.high[s] = []
+                continue
+            r, v = step.reveal, step.value
+            assert r is not None and v is not None
+            if step.depth is None:
+                mem.slots[r.index] = v
+            else:
+                _put(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
+            trio = step.trio
+            if trio is not None:
+                sizes = step.table.sizes  # after the trio left
+                for s, lo, hi in trio.hands:
+                    mem.low[s] = mem.low[s][lo:][:sizes[s]]
+                    mem.high[s] = mem.high[s][hi:][:sizes[s]]
+                for c in trio.slots:
+                    mem.slots.pop(c, None)
+        return mem
+
+    def update(self, view: PlayerView) -> Memory:
+        """What ``view``'s seat remembers now (``view`` must :meth:`follow <follows>`): the public memory
+        (:meth:`public_of`) and the seat's own hand. Valid until the next update."""
+        mem = self.public_of(view)
+        if view.hand is None or view.seat is None:
+            return mem
+        low, high = mem.low[:], mem.high[:]
+        low[view.seat] = list(view.hand)
+        high[view.seat] = list(reversed(view.hand))
+        return Memory(low, high, mem.slots)
+
+
+class Remembering:
+    """A bot's perfect memory: its :class:`MemoryTracker` of the game its views come from, updated step
+    by step (a view of another game starts it afresh)."""
+
+    def __init__(self) -> None:
+        self._tracker: MemoryTracker | None = None
+
+    def __call__(self, view: PlayerView) -> Memory:
+        if self._tracker is None or not self._tracker.follows(view):
+            self._tracker = MemoryTracker(view)
+        return self._tracker.update(view)
+
+
+def _put(lst: list[int | None], depth: int, value: int) -> None:
+    while len(lst) <= depth:
+        lst.append(None)
+    lst[depth] = value
+
+
+@dataclass(frozen=True)
+class PublicMemory:
+    """What every player remembers from the public history of a view.
+
+    ``hands[s][p]`` is the value known at sorted position ``p`` of seat ``s``'s hand as
+    it is now (``None``: not known); ``slots[i]`` likewise for centre slot ``i``.
+    ``turn`` is the turn in progress: the reveals with the values they showed.
+    """
+
+    hands: tuple[tuple[int | None, ...], ...]
+    slots: tuple[int | None, ...]
+    turn: tuple[tuple[Reveal, int], ...]
+
+    def knows(self, view: PlayerView, r: Reveal) -> bool:
+        """Whether the card ``r`` would show now is already known to everyone (``view``: the position
+        this memory was read from)."""
+        if r.is_centre:
+            return self.slots[r.index] is not None
+        return self.hands[r.index][view.position(r)] is not None
+
+    def alike(self, view: PlayerView, r: Reveal) -> Reveal | None:
+        """What ``r`` is the same move as: ``None`` for every centre card no one has seen (the
+        posterior cannot tell them apart, so they have the same chances for the turn and the game),
+        else ``r`` itself."""
+        return None if r.is_centre and not self.knows(view, r) else r
+
+
+def public_memory(view: PlayerView) -> PublicMemory:
+    """What every player remembers of ``view``'s table, by position (:class:`MemoryTracker` over the
+    public history, its two ends read as one hand), and the turn in progress."""
+    mem = MemoryTracker(view).public_of(view)
+    hands: list[tuple[int | None, ...]] = []
+    for s, size in enumerate(view.sizes):
+        low, high = mem.low[s], mem.high[s]
+        hands.append(tuple(low[p] if p < len(low) and low[p] is not None
+                           else (high[size - 1 - p] if size - 1 - p < len(high) else None) for p in range(size)))
+    slots = tuple(mem.slots.get(i) if here else None for i, here in enumerate(view.centre_present))
+    return PublicMemory(tuple(hands), slots, tuple((r.reveal, r.value) for r in view.turn))
