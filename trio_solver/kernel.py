@@ -991,7 +991,7 @@ def sample_counts(alpha: np.ndarray, strides: np.ndarray, R: int, F: int, final:
                   placed: np.ndarray, state: np.ndarray, m: np.ndarray, bits: np.ndarray) -> None:
     """One count matrix drawn exactly from the lattice's posterior into ``m[row, value]`` (explicit rows,
     then the implicit one in row ``R`` when there is one): the walk of
-    :meth:`trio_solver.infer.beliefs._Lattice.sample`, backwards from the final state, each value's
+    :meth:`trio_solver.infer.beliefs.Beliefs.sample`, backwards from the final state, each value's
     transition chosen with probability proportional to the forward weight of its source. ``bits[b]``
     is set to the value at which tracked swap bit ``b`` flips (the card's value)."""
     D = R + F
@@ -1108,7 +1108,7 @@ def _outcome(winner: int, rp: np.ndarray, team: int) -> float:
 @compiled
 def unpack(lat_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                        np.ndarray]:
-    """The parts of a packed lattice's integer array (:class:`trio_solver.infer.beliefs.Packed`): after the
+    """The parts of a packed lattice's integer array (:class:`trio_solver.infer.lattice.Packed`): after the
     header (R, F, states, transitions, avoid entries), the strides of the state array, the final
     state, the transitions' offsets per value, their implicit counts and flag masks, the avoid
     entries' offsets per value and the cards placed up to each value."""
@@ -1129,7 +1129,7 @@ def draw_state(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat
           seed: np.uint64, j: int) -> np.ndarray:
     """The state behind posterior deal ``j`` of ``seed``.
 
-    The lattice comes packed (:class:`trio_solver.infer.beliefs.Packed`): ``lat_f`` = the 13 forward
+    The lattice comes packed (:class:`trio_solver.infer.lattice.Packed`): ``lat_f`` = the 13 forward
     tables, flat, then the transitions' weights and the read weight; ``lat_i`` = :func:`unpack`'s
     integers; ``lat_comp_x`` the transitions' counts of the explicit rows; ``lat_avoid`` the read
     choices ``(row, k1, k2)``."""

@@ -127,7 +127,7 @@ class TiesExpertBot:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
-        this of the best are raced (``None``: every distinct reveal, as the bot did before).
+        this of the best are raced (``None``: every distinct reveal).
         ``stratify`` and ``halving`` switch the two noise reductions off for measurements
         (``benchmarks/expert_noise.py``); the bot always uses both. ``read``: the weight of a deal
         for each opponent's choice it makes unlikely (:class:`~trio_solver.infer.beliefs.Beliefs`'
@@ -135,10 +135,7 @@ class TiesExpertBot:
         self.rng = rng
         self.budget = None if budget is None else _check_budget(budget)
         self.candidates = None if candidates is None else max(1, int(candidates))
-        if window is not None and (isinstance(window, bool) or not isinstance(window, (int, float))
-                                   or not 0 <= window <= 10):
-            raise ViewError(f"window must be a turn-score margin from 0 to 10 or None, got {window!r}")
-        self.window = None if window is None else float(window)
+        self.window = None if window is None else _args.number_in("window", window, 0, 10, ViewError)
         self.stratify = stratify
         self.halving = halving
         self.quiet_below = QUIET_BELOW
