@@ -40,9 +40,19 @@ MEASURES = ("playouts", "evaluate", "advise", "analyse", "memory")
 
 # -- the measurements (run in a worker, against whichever trio_solver PYTHONPATH names) ---------------
 
+def _module(path: str, old: str) -> Any:
+    """A module of the library measured, by its path in the subpackages or its older top-level name
+    (so that a revision from before the subpackages is measured too)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"trio_solver.{path}")
+    except ImportError:
+        return importlib.import_module(f"trio_solver.{old}")
+
+
 def _positions() -> list[Any]:
-    from trio_solver.game.state import Game
-    from trio_solver.game.record import Record
+    from trio_solver import Game, Record
 
     views = []
     for f in sorted(glob.glob(str(ROOT / "tests" / "corpus" / "*_bot.json"))):
@@ -69,7 +79,7 @@ def _quantiles(ts: list[float]) -> dict[str, float]:
 
 def measure_playouts() -> dict[str, Any]:
     from trio_solver import Game, Rules
-    from trio_solver.decide.evaluate import Posterior
+    Posterior = _module("decide.evaluate", "evaluate").Posterior
 
     out: dict[str, Any] = {}
     for players in (3, 6):
@@ -91,7 +101,7 @@ def measure_playouts() -> dict[str, Any]:
 
 
 def measure_evaluate() -> dict[str, Any]:
-    from trio_solver.decide.evaluate import evaluate
+    evaluate = _module("decide.evaluate", "evaluate").evaluate
 
     views = _positions()
     evaluate(views[0])
@@ -105,7 +115,7 @@ def measure_evaluate() -> dict[str, Any]:
 
 
 def measure_advise() -> dict[str, Any]:
-    from trio_solver.decide.evaluate import advise_game
+    advise_game = _module("decide.evaluate", "evaluate").advise_game
 
     views = _positions()
     advise_game(views[0])
@@ -118,8 +128,7 @@ def measure_advise() -> dict[str, Any]:
 
 
 def measure_analyse() -> dict[str, Any]:
-    from trio_solver.report.analysis import analyse
-    from trio_solver.game.record import Record
+    from trio_solver import Record, analyse
 
     games = [ROOT / "examples" / "full_deal_4p.json"] + sorted(Path(p) for p in
                                                               glob.glob(str(ROOT / "tests" / "corpus" / "p6_*_bot.json")))
@@ -134,11 +143,7 @@ def measure_analyse() -> dict[str, Any]:
 
 
 def measure_memory() -> dict[str, Any]:
-    from trio_solver.infer.beliefs import Beliefs
-    from trio_solver.decide.bots import make_bot
-    from trio_solver.game.state import Game
-    from trio_solver.game.rules import Rules
-    from trio_solver.run.simulate import play_game
+    from trio_solver import Beliefs, Game, Rules, make_bot, play_game
 
     t = time.process_time()
     for g in range(30):
