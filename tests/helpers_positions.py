@@ -474,7 +474,7 @@ def _replay_weight(view: PlayerView, hands: list[list[int]], centre: list[int | 
     except IllegalMoveError:
         return 0
     w = 1
-    for s, hand in enumerate(game.deal_.hands):
+    for s, hand in enumerate(game.dealt.hands):
         if s != view.seat:
             for v in VALUES:
                 w *= 6 // math.factorial(hand.count(v))

@@ -469,7 +469,7 @@ def test_advice_independent_of_hidden_cards_deals_differ() -> None:
         g1 = random_position(Rules(4), seed, 10)
         v1 = g1.view(g1.to_move)
         g2 = sample_game(Beliefs(v1), random.Random(seed))
-        differ += g2.deal_ != g1.deal_
+        differ += g2.dealt != g1.dealt
         assert advise(v1).evaluations == advise(g2.view(g1.to_move)).evaluations
     assert differ >= 15
 

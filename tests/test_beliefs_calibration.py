@@ -160,7 +160,7 @@ def _target3() -> tuple[PlayerView, list[float]]:
         if g is not None:
             break
     # replay the same history step by step to get the predictive probabilities
-    h = Game(RULES3, g.deal_, 0)
+    h = Game(RULES3, g.dealt, 0)
     steps = []
     for r, value in [(L1, 1), (H1, 12), (L2, 2)]:
         steps.append(Beliefs(h.view(0)).end(r).get(value, 0.0))

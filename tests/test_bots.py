@@ -132,7 +132,7 @@ def test_bot_reveal_depends_only_on_its_view(name: str) -> None:
                 continue
             s = game.to_move
             twin = _twin(game, s, seed)
-            differ += twin.deal_ != game.deal_
+            differ += twin.dealt != game.dealt
             a = _bot(name, random.Random(seed)).choose_reveal(game.view(s))
             b = _bot(name, random.Random(seed)).choose_reveal(twin.view(s))
             assert a == b, (name, rules, seed)

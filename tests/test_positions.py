@@ -65,7 +65,7 @@ def pushed_view(game: Game, seat: int | None) -> tuple[PlayerView, list[PlayerVi
     """``seat``'s position rebuilt by pushing every event of ``game`` onto the start; with every
     intermediate position."""
     rules = game.rules
-    view = PlayerView.start(rules, seat, None if seat is None else game.deal_.hands[seat], game.first_player)
+    view = PlayerView.start(rules, seat, None if seat is None else game.dealt.hands[seat], game.first_player)
     seen = [view]
     team = None if seat is None else rules.team_of(seat)
     for e in game.table.finished_events():
@@ -113,7 +113,7 @@ def test_views_and_games_round_trip_through_json(game: Game, pick: int) -> None:
     assert g2 == game and g2.to_json() == game.to_json()
     assert (g2.hands, g2.centre, g2.to_move, g2.turn, g2.trios, g2.winner) == (
         game.hands, game.centre, game.to_move, game.turn, game.trios, game.winner)
-    assert Deal.from_json(game.deal_.to_json(), game.rules) == game.deal_
+    assert Deal.from_json(game.dealt.to_json(), game.rules) == game.dealt
     assert Rules.from_json(game.rules.to_json()) == game.rules
     for e in game.table.finished_events():
         assert event_from_json(event_to_json(e), players=game.rules.players) == e

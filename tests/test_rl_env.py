@@ -329,7 +329,7 @@ def test_truncation_is_a_draw() -> None:
 @given(st.sampled_from(SETTINGS), st.integers(0, 10**6), st.integers(0, 150), st.data())
 def test_incremental_memory_agrees_with_replayed_memory(rules: Rules, seed: int, steps: int,
                                                         data: st.DataObject) -> None:
-    """The fast observation (PublicMemory, updated per action) equals the slow one (Memory.of replays the view)."""
+    """The fast observation (MatchMemory, updated per action) equals the slow one (Memory.of replays the view)."""
     match = TrioMatch(Game.deal(rules, seed=seed))
     drive(match, random.Random(seed), steps, smart=data.draw(st.sampled_from([0.0, 0.6, 0.9])))
     enc = Encoder(rules)

@@ -21,7 +21,7 @@ from ..game.reveal import Reveal
 from ..game.table import StepReader
 from ..game.view import PlayerView
 
-__all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory"]
+__all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at"]
 
 
 @dataclass
@@ -84,7 +84,7 @@ class MemoryTracker:
             if step.depth is None:
                 mem.slots[r.index] = v
             else:
-                _put(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
+                remember_at(mem.low[r.index] if r.kind == "lowest" else mem.high[r.index], step.depth, v)
             trio = step.trio
             if trio is not None:
                 sizes = step.table.sizes  # after the trio left
@@ -120,7 +120,8 @@ class Remembering:
         return self._tracker.update(view)
 
 
-def _put(lst: list[int | None], depth: int, value: int) -> None:
+def remember_at(lst: list[int | None], depth: int, value: int) -> None:
+    """Remember ``value`` at ``depth`` of one end's list (``None`` fills what is not known)."""
     while len(lst) <= depth:
         lst.append(None)
     lst[depth] = value

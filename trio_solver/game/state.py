@@ -270,11 +270,6 @@ class Game:
 
     # -- views of the state ----------------------------------------------------
     @property
-    def deal_(self) -> Deal:
-        """Another name of :attr:`dealt`, for code that uses it."""
-        return self.dealt
-
-    @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
         return self.table.to_move

@@ -71,14 +71,14 @@ import numpy as np
 
 from ...infer import sampling
 from ...infer.beliefs import Beliefs
-from ...decide.bots import Memory
+from ...decide.memory import Memory, remember_at
 from ...game.state import Game
 from ...errors import IllegalMoveError, TrioError, ViewError
 from ...game.reveal import Reveal, Revealed
 from ...game.rules import VALUES, Rules
 from ...game.view import PlayerView
 
-__all__ = ["ActionCodec", "TrioMatch", "Encoder", "PublicMemory", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS",
+__all__ = ["ActionCodec", "TrioMatch", "Encoder", "MatchMemory", "NO_SWAP_OFFSET", "DEFAULT_MAX_REVEALS",
            "utility_bounds", "sample_game"]
 
 #: Reveals after which a game without a winner stops as a draw.
@@ -145,23 +145,17 @@ class ActionCodec:
         return f"invalid action {action}"
 
 
-class PublicMemory:
-    """What perfect memory of the public history knows now, updated one action at a time.
-
-    The same as :meth:`trio_solver.decide.bots.Memory.of` on any seat's view, less the viewer's
-    own hand (which the viewer knows whole), but in constant time per action instead of
-    a replay of the whole history (the tests check the two agree).
-    """
-
-    __slots__ = ("low", "high", "slots")
+class MatchMemory(Memory):
+    """The public :class:`~trio_solver.decide.memory.Memory` of a match, kept from the true game one
+    action at a time: the same as :meth:`Memory.of <trio_solver.decide.memory.Memory.of>` on a
+    spectator's view, in constant time per action instead of a read of the history (the tests check
+    the two agree)."""
 
     def __init__(self, players: int) -> None:
-        self.low: list[list[int | None]] = [[] for _ in range(players)]
-        self.high: list[list[int | None]] = [[] for _ in range(players)]
-        self.slots: dict[int, int] = {}
+        super().__init__([[] for _ in range(players)], [[] for _ in range(players)], {})
 
-    def copy(self) -> PublicMemory:
-        other = PublicMemory(0)
+    def copy(self) -> MatchMemory:
+        other = MatchMemory(0)
         other.low = [x[:] for x in self.low]
         other.high = [x[:] for x in self.high]
         other.slots = dict(self.slots)
@@ -174,7 +168,7 @@ class PublicMemory:
         else:
             s = reveal.index
             same = sum(1 for r in turn_before if r.reveal == reveal)
-            _put(self.low[s] if reveal.kind == "lowest" else self.high[s], same, value)
+            remember_at(self.low[s] if reveal.kind == "lowest" else self.high[s], same, value)
         if game.turn or len(turn_before) != 2 or any(r.value != value for r in turn_before):
             return  # the turn goes on, or failed: every card goes back where it was
         shown = list(turn_before) + [Revealed(reveal, value)]
@@ -192,12 +186,6 @@ class PublicMemory:
     def on_swap(self, a: int, b: int) -> None:
         """A swap between ``a`` and ``b``: what was known of both hands is lost."""
         self.low[a], self.high[a], self.low[b], self.high[b] = [], [], [], []
-
-
-def _put(lst: list[int | None], depth: int, value: int) -> None:
-    while len(lst) <= depth:
-        lst.append(None)
-    lst[depth] = value
 
 
 @dataclass(frozen=True)
@@ -220,13 +208,13 @@ class TrioMatch:
     decisions: list[_Decision] = field(default_factory=list)
     _queue: list[int] = field(default_factory=list)
     _offers: dict[int, int | None] = field(default_factory=dict)
-    memory: PublicMemory = field(init=False)
+    memory: MatchMemory = field(init=False)
 
     def __post_init__(self) -> None:
         if self.game.events or self.game.turn:
             raise IllegalMoveError("a match starts from a game that has not started")
         self.codec = ActionCodec(self.game.rules)
-        self.memory = PublicMemory(self.game.rules.players)
+        self.memory = MatchMemory(self.game.rules.players)
         self._open_moment()
 
     # -- state ---------------------------------------------------------------------------
@@ -432,10 +420,10 @@ class Encoder:
             hp[v - 1, :c] = 1
 
     def encode(self, view: PlayerView, *, current: int | None, swap_phase: bool,
-               memory: PublicMemory | None = None, out: np.ndarray | None = None) -> np.ndarray:
+               memory: MatchMemory | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of ``view.seat`` (a seat, not a spectator), written into ``out`` if given.
 
-        ``memory``: the match's :class:`PublicMemory` (faster); without it the view's
+        ``memory``: the match's :class:`MatchMemory` (faster); without it the view's
         history is replayed (:meth:`trio_solver.decide.bots.Memory.of`).
         """
         if view.seat is None:
