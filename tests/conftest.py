@@ -1,10 +1,22 @@
-"""Test options: ``--fuzz-long`` runs the fuzz suite (tests/test_fuzz*.py) 20 times longer."""
+"""Test options: ``--fuzz-long`` runs the fuzz suite (tests/test_fuzz*.py) 20 times longer.
+
+Under ``-n 2`` (pytest-xdist) the modules of :data:`ONE_WORKER` run on one worker each: their
+module-wide fixtures (brute-force positions, a browser, a server, a Ray instance) are then built
+once, not once per worker. Every other test goes to whichever worker is free.
+"""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
+
+#: Test modules whose tests share a costly module-wide fixture or ``lru_cache``.
+ONE_WORKER = frozenset({
+    "test_analysis_game.py", "test_analysis_report.py", "test_beliefs_reference.py", "test_collection.py",
+    "test_contradictions.py", "test_ray.py", "test_read_choices.py", "test_report_browser.py", "test_web.py",
+})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -15,3 +27,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--fuzz-long", default=False):
         os.environ["TRIO_FUZZ_LONG"] = "1"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The ``load`` distribution, but a module of :data:`ONE_WORKER` is one unit of work. (``--dist
+    loadgroup`` with ``xdist_group`` marks would do this, but pytest-xdist 3.8 renames the tests by
+    setting ``item._nodeid``, which pytest 9 no longer reads: the groups are silently ignored.)"""
+    if config.getvalue("dist") != "load":
+        return None  # another distribution asked for on the command line: xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerModules(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if os.path.basename(path) in ONE_WORKER else nodeid
+
+    return OneWorkerModules(config, log)

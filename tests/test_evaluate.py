@@ -324,10 +324,11 @@ def _jackknife_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> float:
     deals = sorted(set(a.deals.tolist()) & set(b.deals.tolist()))
 
     def without(t: Tally, j: int) -> Tally:
+        # the playouts of every deal but ``j``, counted in one call (add() one by one copies the arrays
+        # each time: 800 such tallies per example took minutes)
+        kept = [(k, h, x) for k, h, x in zip(t.deals.tolist(), t.strata.tolist(), t.results.tolist()) if k != j]
         out = Tally.empty()
-        for k, h, x in zip(t.deals.tolist(), t.strata.tolist(), t.results.tolist()):
-            if k != j:
-                out.add(h, x, k)
+        out.extend([k for k, _, _ in kept], [h for _, h, _ in kept], [x for _, _, x in kept])
         return out
 
     gaps = [without(a, j).estimate(ea.p_trio, ea.p_win)[0] - without(b, j).estimate(eb.p_trio, eb.p_win)[0]
