@@ -1,4 +1,4 @@
-"""How noisy is the expert's choice? Two independent sets of playouts on the same position: same choice?
+"""How noisy is the `expert-ties` bot's choice? Two independent sets of playouts on the same position: same choice?
 
 Positions are the expert's own start-of-turn decisions in games against ``memory``
 bots. For each position the race is run with two different seeds; the agreement
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trio_solver.decide.bots import make_bot  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
-from trio_solver.decide.expert import ExpertBot  # noqa: E402
+from trio_solver.decide.expert import TiesExpertBot  # noqa: E402
 from trio_solver.game.rules import Mode, Rules  # noqa: E402
 from trio_solver.run.simulate import play_game  # noqa: E402
 from trio_solver.game.view import PlayerView  # noqa: E402
@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
                                      ("post-stratified, no halving", True, False)):
         same = 0
         for k, view in enumerate(views):
-            a = ExpertBot(random.Random(2 * k), budget=args.budget, stratify=stratify, halving=halving)
-            b = ExpertBot(random.Random(2 * k + 1), budget=args.budget, stratify=stratify, halving=halving)
+            a = TiesExpertBot(random.Random(2 * k), budget=args.budget, stratify=stratify, halving=halving)
+            b = TiesExpertBot(random.Random(2 * k + 1), budget=args.budget, stratify=stratify, halving=halving)
             same += a.choose_reveal(view) == b.choose_reveal(view)
         print(f"  {label:<30} agreement {same / len(views):.3f} ({same}/{len(views)})")
     return 0

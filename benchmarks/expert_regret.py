@@ -1,4 +1,4 @@
-"""How much game-win chance does the expert's race give away, against a far longer race?
+"""How much game-win chance does the `expert-ties` bot's race give away, against a far longer race?
 
 Positions are start-of-turn decisions of seat 0 in 3-player games between ``solver``
 bots (no certain trio, at least two candidates). For each, a *reference* plays every
@@ -37,7 +37,7 @@ from trio_solver.infer.beliefs import Beliefs  # noqa: E402
 from trio_solver.decide.bots import make_bot  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.decide.evaluate import Posterior, distinct_moves, playout_tallies  # noqa: E402
-from trio_solver.decide.expert import ExpertBot  # noqa: E402
+from trio_solver.decide.expert import TiesExpertBot  # noqa: E402
 from trio_solver.decide.rollout import public_memory  # noqa: E402
 from trio_solver.game.rules import Rules  # noqa: E402
 from trio_solver.decide.search import Evaluation, advise  # noqa: E402
@@ -50,7 +50,7 @@ WIDE = 6
 def candidates(view: PlayerView, beliefs: Beliefs | None = None) -> list[Evaluation]:
     """What the reference plays: every distinct reveal at the start of a turn, the six best
     distinct reveals mid-turn."""
-    bot = ExpertBot(random.Random(0), window=None)
+    bot = TiesExpertBot(random.Random(0), window=None)
     ranked = bot.ranked(view, advise(view, beliefs=beliefs))
     if view.turn:
         return distinct_moves(view, public_memory(view), ranked)[:WIDE]
@@ -83,7 +83,7 @@ def reference(task: tuple[dict[str, Any], int]) -> dict[str, float]:
     beliefs = Beliefs(view)
     cands = candidates(view, beliefs)
     if view.turn:  # the bot's own choice is always measured
-        pick = ExpertBot(random.Random(0)).choose_reveal(view)
+        pick = TiesExpertBot(random.Random(0)).choose_reveal(view)
         cands += [e for e in advise(view, beliefs=beliefs).evaluations if e.reveal == pick and e not in cands]
     post = Posterior(view, beliefs)
     tallies = playout_tallies(post, cands, 999_983, range(samples))
@@ -92,7 +92,7 @@ def reference(task: tuple[dict[str, Any], int]) -> dict[str, float]:
 
 def race(task: tuple[dict[str, Any], int, int | None, int, float | None]) -> str:
     data, budget, candidates, seed, window = task
-    return str(ExpertBot(random.Random(seed), budget=budget, candidates=candidates, window=window)
+    return str(TiesExpertBot(random.Random(seed), budget=budget, candidates=candidates, window=window)
                .choose_reveal(PlayerView.from_json(data)))
 
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mid-turn", action="store_true", help="decisions in the middle of a turn")
     p.add_argument("--window", default="none",
                    help="the races' turn-score window (none, the default: every distinct reveal, as in the "
-                        "README's figures; the bot's own default is 0: exact ties)")
+                        "figures of docs/DESIGN.md; the bot's own default is 0: exact ties)")
     args = p.parse_args(argv)
     window = None if args.window == "none" else float(args.window)
     pos = positions(args.positions, args.seed, args.mid_turn)

@@ -1,4 +1,4 @@
-"""Are the expert's departures from the best turn score good against real opponents?
+"""Are the `expert-ties` bot's departures from the best turn score good against real opponents?
 
 The expert plays 3-player simple games against two ``solver`` bots (``--deals``
 deals, the expert in each seat). At every start-of-turn race whose winner is not the
@@ -35,7 +35,7 @@ from trio_solver.infer.beliefs import Beliefs  # noqa: E402
 from trio_solver.decide.bots import Bot, SolverBot  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.decide.evaluate import Posterior  # noqa: E402
-from trio_solver.decide.expert import DEFAULT_WINDOW, ExpertBot, solver_score  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_WINDOW, TiesExpertBot, solver_score  # noqa: E402
 from trio_solver.game.reveal import Reveal  # noqa: E402
 from trio_solver.game.rules import Rules  # noqa: E402
 from trio_solver.decide.search import Evaluation  # noqa: E402
@@ -47,7 +47,7 @@ from trio_solver.game.view import PlayerView  # noqa: E402
 Departure = tuple[PlayerView, Reveal, Reveal, float]
 
 
-class _Watched(ExpertBot):
+class _Watched(TiesExpertBot):
     """The expert, noting every race whose winner is not the turn-score best."""
 
     def __init__(self, rng: random.Random, window: float | None) -> None:
@@ -77,7 +77,7 @@ def collect(task: tuple[int, int, int, float | None]) -> list[Departure]:
 
 
 def _finish(game: Game, seat: int) -> int:
-    me = ExpertBot(random.Random(0), window=0.0, candidates=1)
+    me = TiesExpertBot(random.Random(0), window=0.0, candidates=1)
     other = SolverBot(random.Random(0))
     while not game.over:
         s = game.to_move

@@ -2,7 +2,7 @@
 played with the variant in each seat (the duplicate format of ``strength.py``).
 
 A variant is ``leak=W`` (``SolverBot`` with leak weight ``W``; ``solver`` itself is
-``leak=0.5``) or ``turn`` (the ``expert`` bot with a window of 0 and one candidate,
+``leak=0.5``) or ``turn`` (the ``expert-ties`` bot with a window of 0 and one candidate,
 so it never races: the best reveal by the turn score of
 :func:`trio_solver.decide.expert.solver_score`, no leak penalty, and the expert's mid-turn
 rule). ``turn:NAME=X:...`` changes the turn score of ``turn``: ``win``, ``trio``,
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from strength import Duplicate  # noqa: E402
 from trio_solver.decide.bots import Bot, SolverBot, make_bot  # noqa: E402
-from trio_solver.decide.expert import DEFAULT_READ, QUIET_BELOW, ExpertBot  # noqa: E402
+from trio_solver.decide.expert import DEFAULT_READ, QUIET_BELOW, TiesExpertBot  # noqa: E402
 from trio_solver.decide.rollout import public_memory  # noqa: E402
 from trio_solver.game.rules import SEVEN, Mode, Rules  # noqa: E402
 from trio_solver.decide.search import Evaluation, live_links  # noqa: E402
@@ -61,7 +61,7 @@ WEIGHTS = {"win": 3.0, "trio": 1.0, "goal": 0.5, "danger": 0.0, "hand": 0.0, "de
            "safe": QUIET_BELOW, "read": DEFAULT_READ}
 
 
-class TurnVariant(ExpertBot):
+class TurnVariant(TiesExpertBot):
     """The ``turn`` bot with other weights in its turn score (``WEIGHTS`` by default: the expert's own)."""
 
     def __init__(self, rng: random.Random, weights: dict[str, float]) -> None:
@@ -95,7 +95,7 @@ class TurnVariant(ExpertBot):
 def variant(spec: str, rng: random.Random) -> Bot:
     """The bot a variant names (``leak=W``, ``turn`` or ``turn:NAME=X:...``); ``ValueError`` otherwise."""
     if spec == "turn":
-        return ExpertBot(rng, window=0.0, candidates=1)
+        return TiesExpertBot(rng, window=0.0, candidates=1)
     if spec.startswith("turn:"):
         weights = dict(WEIGHTS)
         for part in spec[5:].split(":"):

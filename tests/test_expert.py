@@ -159,10 +159,11 @@ def test_the_swap_search_gives_a_single_card_or_none(at: tuple[Game, int], seed:
     game, seat = at
     view = game.view(seat)
     bot = ExpertBot(random.Random(seed), budget=24)
-    options = bot.swap_options(view)
+    beliefs = Beliefs(view, read=bot.read)  # the bot's own beliefs, which read the opponents
+    options = bot.swap_options(view, beliefs)
     # the solver's choice first, then the next single cards in its order, then no swap
-    assert options == [*pairing_order(view)[:SWAP_OPTIONS], None]
-    assert options[0] == pairing_swap(view)
+    assert options == [*pairing_order(view, beliefs)[:SWAP_OPTIONS], None]
+    assert options[0] == pairing_swap(view, beliefs)
     pick = bot.choose_swap(view)
     assert pick in options
     assert pick == ExpertBot(random.Random(seed), budget=24).choose_swap(view)  # deterministic per seed

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from trio_solver.decide.bots import SolverBot
-from trio_solver.decide.expert import ExpertBot
+from trio_solver.decide.expert import TiesExpertBot
 from trio_solver.game.rules import Rules
 from trio_solver.run.simulate import game_seed, play_game
 
@@ -42,7 +42,7 @@ def test_each_game_is_the_deal_with_the_variant_in_that_seat() -> None:
 
 
 def test_variants_are_named() -> None:
-    assert isinstance(variants.variant("turn", random.Random(0)), ExpertBot)
+    assert isinstance(variants.variant("turn", random.Random(0)), TiesExpertBot)
     bot = variants.variant("leak=1.5", random.Random(0))
     assert isinstance(bot, SolverBot) and bot.leak_weight == 1.5
     with pytest.raises(ValueError, match="unknown variant"):
@@ -64,9 +64,9 @@ def test_turn_weights_are_parsed_and_default_to_the_expert_score() -> None:
     same = variants.variant("turn:win=3", random.Random(0))
     hand = variants.variant("turn:hand=1", random.Random(0))
     # the bot reads the opponents' choices as the expert does; read=0 turns reading off
-    assert isinstance(same, ExpertBot) and same.read == variants.DEFAULT_READ
+    assert isinstance(same, TiesExpertBot) and same.read == variants.DEFAULT_READ
     off = variants.variant("turn:read=0", random.Random(0))
-    assert isinstance(off, ExpertBot) and off.read is None
+    assert isinstance(off, TiesExpertBot) and off.read is None
     checked = 0
     for seed in range(12):
         game = random_position(Rules(3, Mode.PICANTE), seed, 2 * seed)
@@ -93,7 +93,7 @@ def test_deny_and_next_move_the_score_one_way_and_safe_reveals_a_known_card_mid_
     deny = variants.variant("turn:deny=1", random.Random(0))
     nxt = variants.variant("turn:next=1", random.Random(0))
     safe = variants.variant("turn:safe=0.99", random.Random(0))
-    plain = ExpertBot(random.Random(0), window=0.0, candidates=1)
+    plain = TiesExpertBot(random.Random(0), window=0.0, candidates=1)
     scored = quiet = 0
     for seed in range(40):
         game = random_position(Rules(3, Mode.PICANTE), seed, seed)
