@@ -14,8 +14,8 @@ the same protocol for a human. Every random choice of a bot goes through the
 * :class:`PlayoutBot` (``playout``) — the ``scoring`` rollout policy of the playouts as a
   bot: perfect memory, chances by counting, the ``solver``'s turn score.
 * ``expert`` and ``expert-ties`` (:mod:`trio_solver.decide.expert`) — play for the game:
-  playouts to the end over exact posterior samples, among every distinct reveal
-  (``expert``) or among the advisor's reveals tied on the turn score (``expert-ties``).
+  playouts to the end over exact posterior samples, among the reveals within a window of the
+  best turn score (``expert``) or among those tied with it (``expert-ties``).
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ BOT_NAMES = ("random", "memory", "solver", "playout", "expert-ties", "expert")
 
 
 class PlayoutBot(ModelBot):
-    """The rollout policy of the playouts (``scoring``, :mod:`trio_solver.rollout`) as a bot: perfect
+    """The ``expert``'s playout policy (``scoring``, :mod:`trio_solver.decide.rollout`) as a bot: perfect
     memory, chances by counting, first reveals scored as ``solver`` scores them; deterministic."""
 
     name = "playout"
