@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from helpers_positions import ALL_RULES, own_top_shown, random_game, viewers
 from trio_solver.game.state import Game
-from trio_solver.game.knowledge import knowledge
+from trio_solver.game.knowledge import PublicReader, knowledge
+from trio_solver.game.events import Swap
+from trio_solver.game.record import Record
+from trio_solver.game.table import steps
+from trio_solver.game.view import PlayerView
 from trio_solver.report.render import frame, render_frame
 from trio_solver.game.reveal import Reveal
 from trio_solver.decide.rollout import public_memory
@@ -148,3 +153,40 @@ def test_team_and_picante_texts_on_generated_games() -> None:
             else:
                 assert words == f"Winner: seat {game.winner}"
     assert checked > 20 and won > 0
+
+
+@pytest.mark.parametrize("game", _games(12), ids=lambda g: f"{g.rules.players}p-{g.rules.mode.value}-{g.rules.teams}")
+def test_a_reader_along_the_game_gives_the_frames_of_a_fresh_replay(game: Game) -> None:
+    """The frames of a game's positions read by one :class:`PublicReader` (each event replayed once) equal
+    those replayed from the start; one reader handed other seats' views and earlier positions still does."""
+    record = Record.from_game(game)
+    states = record.states()
+    for position in states:
+        assert frame(position, "all")["last"] == _last_places_replayed(position.view(None))
+    views = [(k, s, position.view(s)) for k, position in enumerate(states) for s in viewers(game.rules)]
+    for seat in ["all", *viewers(game.rules)]:
+        along = PublicReader()
+        for position in states:
+            chosen = position if seat == "all" else position.view(seat)  # type: ignore[arg-type]
+            assert frame(chosen, seat, reader=along) == frame(chosen, seat)
+    mixed = PublicReader()
+    for k, s, view in random.Random(len(views)).sample(views, min(len(views), 60)):
+        assert frame(view, s, reader=mixed) == frame(view, s), (k, s)
+        assert knowledge(view, reader=mixed) == knowledge(view)
+
+
+def _last_places_replayed(view: PlayerView) -> list[dict[str, Any]]:
+    """The cards of the last event still on the table, read from a replay of the whole history."""
+    if not view.events or isinstance(view.events[-1], Swap):
+        return []
+    out: list[dict[str, Any]] = []
+    for step in steps(view.rules, view.first_player, view.events):
+        if step.event != len(view.events) - 1 or step.reveal is None:
+            continue
+        if step.trio is not None:
+            return []
+        if step.position is None:
+            out.append({"slot": step.reveal.index, "value": step.value})
+        else:
+            out.append({"seat": step.reveal.index, "position": step.position, "value": step.value})
+    return out

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
+import time
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from trio_solver.errors import IllegalMoveError, RunError
-from trio_solver.run.parallel import available_cpus, run_tasks
+from trio_solver.run.parallel import _SafePoints, available_cpus, run_tasks
 
 
 def square(x: int) -> int:
@@ -163,3 +166,28 @@ def test_a_cluster_that_is_not_there_is_one_clear_error(address: str, message: s
     with pytest.raises(RunError) as e:
         run_tasks(square, range(3), lambda r: None, backend="ray", ray_address=address)
     assert str(e.value).startswith(message) and "\n" not in str(e.value)
+
+
+def test_ctrl_c_waits_for_a_safe_point_of_the_pool() -> None:
+    """While a pool runs, Ctrl-C and SIGTERM are noted and acted on only at the loop's safe points (never
+    inside the executor's own code); the caller's handlers are back afterwards."""
+    terminated: list[int] = []
+
+    def on_term(sig: int, frame: Any) -> None:
+        terminated.append(sig)
+        raise KeyboardInterrupt
+
+    before_term = signal.signal(signal.SIGTERM, on_term)
+    try:
+        before_int = signal.getsignal(signal.SIGINT)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with _SafePoints() as safe:
+                os.kill(os.getpid(), sig)
+                time.sleep(0.05)  # delivered, and held back
+                with pytest.raises(KeyboardInterrupt):
+                    safe.check()
+                safe.check()  # acted on once
+        assert terminated == [signal.SIGTERM]
+        assert signal.getsignal(signal.SIGINT) is before_int and signal.getsignal(signal.SIGTERM) is on_term
+    finally:
+        signal.signal(signal.SIGTERM, before_term)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +217,31 @@ def test_progress_bar_counts_resumed_games(tmp_path: Path) -> None:
     assert "\r" not in text and text.endswith("\n") and "9/9 games" in lines[-1] and "games/s" in lines[-1]
     counts = [int(line.split("/")[0].split()[-1]) for line in lines]
     assert counts == sorted(counts) and counts[0] == 4 and counts[-1] == 9
+
+
+def test_a_forked_worker_neither_keeps_the_file_nor_its_lock(tmp_path: Path) -> None:
+    """Worker processes forked while a results file is open (a process pool) close their copy at once,
+    and the file is free for the next run as soon as the first is closed, with the workers still alive."""
+    path = tmp_path / "run.jsonl"
+    sink = ResultsFile(str(path), "tournament", {"x": 1}, lambda n, e: None)
+    fd = sink._fd
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker: is the results file still open here?
+        try:
+            os.fstat(fd)
+            os.write(write, b"open")
+        except OSError:
+            os.write(write, b"closed")
+        time.sleep(30)
+        os._exit(0)
+    try:
+        os.close(write)
+        assert os.read(read, 16) == b"closed"
+        sink.close()
+        again = ResultsFile(str(path), "tournament", {"x": 1}, lambda n, e: None)  # not "another run"
+        again.close()
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        os.close(read)

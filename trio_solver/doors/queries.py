@@ -24,9 +24,10 @@ from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
 from ..decide.search import Advice, advise as _advise
 from ..decide.stopping import DEFAULT_CONFIDENCE
 from ..errors import RecordError
-from ..game.events import Turn
+from ..game.events import Event, Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
+from ..game.knowledge import PublicReader
 from ..game.rules import Rules
 from ..game.state import Game
 from ..game.view import PlayerView
@@ -58,21 +59,32 @@ def replay(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
     last = len(record.events) if after is None else after
     # the events as the chosen view saw them: other teams' swap values stay secret
     shown = record.events if chosen == "all" else record.view(chosen).events
+    reader = PublicReader()
     frames = []
     for k, position in enumerate(record.states()[: last + 1]):
-        label = "start" if k == 0 else describe_event(shown[k - 1], record.names)
-        move = None if k == 0 else move_json(shown[k - 1])
-        frames.append({"after": k, "event": None if k == 0 else k - 1, "description": label, "move": move,
-                       **frame(cast("Game | PlayerView", position), chosen)})
+        frames.append({**_step_of(shown, k, record.names),
+                       **frame(cast("Game | PlayerView", position), chosen, reader=reader)})
     return {"seat": chosen, "frames": frames}
+
+
+def _step_of(shown: Sequence[Event], k: int, names: Sequence[str] | None) -> dict[str, Any]:
+    """The head of a frame of :func:`replay`: which event led to the position after ``k`` events."""
+    if k == 0:
+        return {"after": 0, "event": None, "description": "start", "move": None}
+    return {"after": k, "event": k - 1, "description": describe_event(shown[k - 1], names),
+            "move": move_json(shown[k - 1])}
 
 
 def state(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
           after: int | None = None) -> dict[str, Any]:
     """One frame of :func:`replay` (the position after ``after`` events) with ``legal``, the legal
     reveals, and ``events``, the number of events of the record."""
-    data = replay(record, seat, after)
-    out: dict[str, Any] = {"seat": data["seat"], **data["frames"][-1]}
+    chosen = record.seat(seat, after, every_hand=True)
+    last = len(record.events) if after is None else after
+    shown = record.events if chosen == "all" else record.view(chosen).events
+    position = record.states()[last]
+    out: dict[str, Any] = {"seat": chosen, **_step_of(shown, last, record.names),
+                           **frame(position, chosen)}
     view = record.view(None, after)
     out["legal"] = [] if view.over else [str(r) for r in view.legal_reveals()]
     out["events"] = len(record.events)

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .table import steps
+from .table import Step, StepReader
 from .reveal import Reveal
 from .view import PlayerView
 
-__all__ = ["HandKnowledge", "Knowledge", "knowledge", "public_hands"]
+__all__ = ["HandKnowledge", "Knowledge", "PublicReader", "knowledge", "public_hands"]
 
 
 @dataclass(frozen=True)
@@ -93,23 +93,67 @@ def public_hands(view: PlayerView) -> tuple[tuple[int | None, ...], ...]:
     equal values, below a 1, above a 12). A constructed position whose history does
     not account for the hand sizes knows nothing of the hands.
     """
-    rules = view.rules
-    hands: list[list[int | None]] = [[None] * rules.hand_size for _ in range(rules.players)]
-    for step in steps(rules, view.first_player, view.events):
-        if step.swap is not None:
-            for s in step.swap.seats:
-                hands[s] = [None] * len(hands[s])
-            continue
-        r, v = step.reveal, step.value
-        if r is not None and v is not None and step.position is not None:
-            hands[r.index][step.position] = v
-        if step.trio is not None:
-            for s, lo, hi in step.trio.hands:
-                h = hands[s]
-                hands[s] = h[lo:len(h) - hi]
-    if [len(h) for h in hands] != list(view.sizes):
-        return tuple((None,) * n for n in view.sizes)
-    return tuple(_sorted_fill(h) for h in hands)
+    return PublicReader().hands(view)
+
+
+class PublicReader:
+    """:func:`public_hands` along a game: each position reads only the events added since the one before.
+
+    Hand one reader the positions of a game in order (every :meth:`hands` call
+    reads the history of its view; a history that does not continue the one read
+    before is read again from the start), and each event is replayed once, where
+    :func:`public_hands` alone replays the whole history at every position.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, int] | None = None
+        self._reader: StepReader | None = None
+        self._hands: list[list[int | None]] = []
+        self._last: list[Step] = []
+
+    def _start(self, view: PlayerView) -> StepReader:
+        rules = view.rules
+        self._key = (rules, view.first_player)
+        self._reader = StepReader(rules, view.first_player)
+        self._hands = [[None] * rules.hand_size for _ in range(rules.players)]
+        self._last = []
+        return self._reader
+
+    def _read(self, view: PlayerView) -> None:
+        reader = self._reader
+        if reader is None or self._key != (view.rules, view.first_player) or not reader.follows(view.events):
+            reader = self._start(view)
+        hands = self._hands
+        for step in reader.read(view.events):
+            if self._last and self._last[0].event != step.event:
+                self._last = []
+            self._last.append(step)
+            if step.swap is not None:
+                for s in step.swap.seats:
+                    hands[s] = [None] * len(hands[s])
+                continue
+            r, v = step.reveal, step.value
+            if r is not None and v is not None and step.position is not None:
+                hands[r.index][step.position] = v
+            if step.trio is not None:
+                for s, lo, hi in step.trio.hands:
+                    h = hands[s]
+                    hands[s] = h[lo:len(h) - hi]
+
+    def hands(self, view: PlayerView) -> tuple[tuple[int | None, ...], ...]:
+        """:func:`public_hands` of ``view``."""
+        self._read(view)
+        if [len(h) for h in self._hands] != list(view.sizes):
+            return tuple((None,) * n for n in view.sizes)
+        return tuple(_sorted_fill(h) for h in self._hands)
+
+    def last_event(self, view: PlayerView) -> list[Step]:
+        """The steps of the last event of ``view``'s history (empty at the start), as :func:`steps`
+        gives them; a step's ``table`` is the replayer now, not after that step."""
+        self._read(view)
+        if not view.events or not self._last or self._last[0].event != len(view.events) - 1:
+            return []
+        return list(self._last)
 
 
 def _sorted_fill(hand: list[int | None]) -> tuple[int | None, ...]:
@@ -130,15 +174,17 @@ def _sorted_fill(hand: list[int | None]) -> tuple[int | None, ...]:
 
 
 def knowledge(view: PlayerView, *, spectator: bool = False,
-              truth: Sequence[Sequence[int]] | None = None) -> Knowledge:
+              truth: Sequence[Sequence[int]] | None = None, reader: PublicReader | None = None) -> Knowledge:
     """What ``view``'s seat knows of every hand and slot now.
 
     ``spectator``: only what every player knows (the viewer's own hand left out).
     ``truth``: the real hands now (one sorted list per seat, as long as the view's
     hand sizes), shown in ``cards`` in full while ``public`` keeps what the table
-    knows. Raises :class:`ValueError` when ``truth`` does not fit the hand sizes.
+    knows. ``reader``: the :class:`PublicReader` of the positions before this one, to read only the
+    events since (the answer is the same). Raises :class:`ValueError` when ``truth`` does not fit the
+    hand sizes.
     """
-    pub = public_hands(view)
+    pub = (reader if reader is not None else PublicReader()).hands(view)
     if truth is not None and [len(h) for h in truth] != list(view.sizes):
         raise ValueError("truth: one hand per seat, as long as the view's hands")
     viewer = None if spectator else view.seat

@@ -70,6 +70,7 @@ from ..game.reveal import Reveal
 from ..decide.search import Advice, advise
 from .analysis_html import page
 from .seen import seen_frame
+from ..game.knowledge import PublicReader
 from ..decide.stopping import DEFAULT_CONFIDENCE, Stopping
 from ..game.view import PlayerView
 from ..words import article
@@ -493,7 +494,8 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
 
 
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
-            names: Sequence[str], stopping: Stopping | None = None, seed: int = 0) -> Decision:
+            names: Sequence[str], stopping: Stopping | None = None, seed: int = 0,
+            reader: PublicReader | None = None) -> Decision:
     """Judge one reveal: by the turn always, by the game when ``stopping`` is given and it is a real choice."""
     beliefs = Beliefs(view)
     adv = advise(view, "trio", beliefs=beliefs)
@@ -508,7 +510,7 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     others = [v for e, v in zip(adv.evaluations, values) if e.reveal != played]
     only = loss == 0.0 and bool(others) and max(others) <= top - ONLY_OPTION + 1e-12
     scored = distinct > 1 and not only
-    position = seen_frame(view, names)
+    position = seen_frame(view, names, reader=reader)
     face = tuple(str(x) for x in view.turn)
     if stopping is not None and scored:
         v = _judge_by_game(view, beliefs, adv, played, stopping, seed)
@@ -564,6 +566,9 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
         assert record.viewer is not None
         walk = PlayerView.start(record.rules, record.viewer.seat, record.viewer.hand, record.first_player)
 
+    # one reader per seat's view: the frames of the whole game cost one replay each
+    readers: dict[int | None, PublicReader] = {}
+
     def tick() -> None:
         nonlocal done
         limits.check("analyse")
@@ -583,7 +588,8 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
             return
         view = now(None)
         ev = evaluate(view, samples=CURVE_SAMPLES, seed=seed * 7 + 3 + k, precision=CURVE_PRECISION)
-        curve.append(CurvePoint(turn, k, len(decisions), ev.win_chance, ev.stderr, seen_frame(view, names)))
+        curve.append(CurvePoint(turn, k, len(decisions), ev.win_chance, ev.stderr,
+                                seen_frame(view, names, reader=readers.setdefault(None, PublicReader()))))
         tick()
 
     point(-1)
@@ -603,7 +609,8 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
         for j, shown in enumerate(event.reveals):
             if event.seat in known:
                 decisions.append(_decide(now(event.seat), shown.reveal, shown.value, k, j, turn, names, judge,
-                                         seed * 1_000_003 + len(decisions)))
+                                         seed * 1_000_003 + len(decisions),
+                                         readers.setdefault(event.seat, PublicReader())))
                 tick()
             if game is not None:
                 game.reveal(shown.reveal)

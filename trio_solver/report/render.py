@@ -16,8 +16,7 @@ from typing import Any
 from ..decide.search import live_links  # the one rule for the links a trio can still pair with
 from ..game.state import Game
 from ..game.events import Swap, Turn
-from ..game.knowledge import knowledge
-from ..game.table import steps
+from ..game.knowledge import PublicReader, knowledge
 from ..game.rules import Mode, Rules
 from ..game.view import PlayerView
 
@@ -63,22 +62,26 @@ def move_json(event: Turn | Swap) -> dict[str, Any]:
     return {"seat": event.seat, "reveals": [str(r) for r in event.reveals], "outcome": outcome}
 
 
-def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
+def frame(state: Game | PlayerView, seat: int | None | str = "all", *,
+          reader: PublicReader | None = None) -> Frame:
     """The table as data, from the true state (``seat="all"``: every hand shown) or a view.
 
     Each hand lists, per sorted position, the value the chosen view knows
     (``cards``, ``None`` where unknown), whether every player knows it (``public``)
     and whether it lies face up in the turn (``up``): :func:`~trio_solver.game.knowledge.knowledge`
-    is the one source. ``seat=None`` on a seat's view shows only what the table knows.
+    is the one source. ``seat=None`` on a seat's view shows only what the table knows. ``reader``: one
+    :class:`~trio_solver.game.knowledge.PublicReader` handed the positions of a game in order, so that
+    the frames of a whole game cost one replay (the frame is the same without it).
     """
+    reader = reader if reader is not None else PublicReader()
     if isinstance(state, Game):
         view = state.view(None if seat == "all" else seat)  # type: ignore[arg-type]
         truth = [list(h) for h in state.hands] if seat == "all" else None
-        know = knowledge(view, truth=truth)
+        know = knowledge(view, truth=truth, reader=reader)
         centre_true: list[int | None] | None = list(state.centre) if seat == "all" else None
     else:
         view = state
-        know = knowledge(view, spectator=seat is None and view.seat is not None)
+        know = knowledge(view, spectator=seat is None and view.seat is not None, reader=reader)
         centre_true = None
     present = view.centre_present
     up = {r.reveal.index for r in view.turn if r.reveal.is_centre}
@@ -117,23 +120,19 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all") -> Frame:
         "mode": rules.mode.value,
         "teams": [list(t) for t in rules.teams_of_seats] if rules.teams else [],
         "sides": sides,
-        "last": _last_places(view),
+        "last": _last_places(view, reader),
     }
 
 
-def _last_places(view: PlayerView) -> list[dict[str, Any]]:
+def _last_places(view: PlayerView, reader: PublicReader) -> list[dict[str, Any]]:
     """The cards of the last event still on the table, as ``{"seat", "position"}`` (a hand card at its
     sorted position now) or ``{"slot"}``, each with the ``value`` it showed; empty after a swap or a
     trio (the trio's cards left the table) and at the start."""
-    if not view.events or isinstance(view.events[-1], Swap):
-        return []
-    last = len(view.events) - 1
     out: list[dict[str, Any]] = []
-    for step in steps(view.rules, view.first_player, view.events):
-        if step.event != last or step.reveal is None:
-            continue
-        if step.trio is not None:
+    for step in reader.last_event(view):
+        if step.swap is not None or step.trio is not None:
             return []
+        assert step.reveal is not None
         if step.position is None:
             out.append({"slot": step.reveal.index, "value": step.value})
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game.knowledge import knowledge
+from ..game.knowledge import PublicReader, knowledge
 from .render import Frame, frame
 from ..game.view import PlayerView
 
@@ -26,10 +26,11 @@ def known_hands(view: PlayerView) -> list[list[int | None]]:
     return [list(h.cards) for h in knowledge(view).hands]
 
 
-def seen_frame(view: PlayerView, names: Sequence[str] | None = None) -> Frame:
+def seen_frame(view: PlayerView, names: Sequence[str] | None = None, *,
+               reader: PublicReader | None = None) -> Frame:
     """:func:`~trio_solver.report.render.frame` of ``view`` as its seat knows it, with ``name`` added to each
-    hand when ``names`` (one per seat) are given."""
-    fr = frame(view, view.seat)
+    hand when ``names`` (one per seat) are given (``reader``: as for ``frame``)."""
+    fr = frame(view, view.seat, reader=reader)
     if names is not None:
         for h in fr["hands"]:
             h["name"] = names[h["seat"]]

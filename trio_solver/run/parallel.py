@@ -31,6 +31,7 @@ import logging
 import os
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -188,8 +189,57 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             pass
 
 
+class _SafePoints:
+    """Ctrl-C and SIGTERM held back while the pool runs, and acted on at the loop's safe points.
+
+    A ``KeyboardInterrupt`` raised inside the executor's own code (``submit`` holds a lock its
+    manager thread needs) can leave that thread waiting for ever, and the process with it at exit.
+    So the Python handlers of those signals are wrapped (in the main thread only): a signal is noted,
+    and :meth:`check` calls the original handler where the pool can be stopped cleanly.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[int, Any]] = []
+        self.saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _SafePoints:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        for sig in _SIGNALS:
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                self.saved[sig] = handler
+                signal.signal(sig, self._note)
+        return self
+
+    def _note(self, sig: int, frame: Any) -> None:
+        self.pending.append((sig, frame))
+
+    def check(self) -> None:
+        """Act on a signal noted since the last check (the original handler raises, as a rule)."""
+        if self.pending:
+            sig, frame = self.pending.pop(0)
+            self.pending.clear()
+            self.saved[sig](sig, frame)
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        self.saved.clear()
+
+
+#: Seconds between two looks at a held-back Ctrl-C while the pool runs.
+SAFE_POINT_SECONDS = 0.1
+
+
 def _run_pool(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], workers: int, window: int,
               max_retries: int) -> RunInfo:
+    with _SafePoints() as safe:
+        return _run_pool_with(fn, tasks, emit, workers, window, max_retries, safe)
+
+
+def _run_pool_with(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], workers: int, window: int,
+                   max_retries: int, safe: _SafePoints) -> RunInfo:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker)
     inflight: dict[Future[R], tuple[int, T, int]] = {}
     seq = 0
@@ -207,7 +257,8 @@ def _run_pool(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], worke
                 seq += 1
             if not inflight:
                 break
-            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(inflight), timeout=SAFE_POINT_SECONDS, return_when=FIRST_COMPLETED)
+            safe.check()
             lost: list[tuple[int, T, int]] = []
             for f in done:
                 s, task, attempts = inflight.pop(f)

@@ -12,7 +12,8 @@ leaves at most one torn last line: reading ignores a last line that is
 incomplete or unreadable, and the next append first cuts it off. Any other bad
 line is an error. A resume whose parameters differ from the header's is refused
 (``kind`` and ``params`` must be equal; ``command`` is for people). The file
-is locked while a run appends to it, so two runs cannot interleave their lines.
+is locked while a run appends to it, so two runs cannot interleave their lines; worker processes
+forked meanwhile do not keep it (they close their copy at once), and closing unlocks it explicitly.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import fcntl
 import json
 import os
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +37,23 @@ MAX_LINE = 1 << 20
 
 #: How often, at most, appended lines are synced to disk (every line is flushed to the OS at once).
 SYNC_SECONDS = 1.0
+
+#: The results files open in this process: a forked child closes its copies at once.
+_OPEN: weakref.WeakSet[ResultsFile] = weakref.WeakSet()
+
+
+def _close_copies_in_child() -> None:
+    for f in list(_OPEN):
+        if f._fd >= 0:
+            try:
+                os.close(f._fd)  # the child's copy only: the parent's lock stays
+            except OSError:
+                pass
+            f._fd = -1
+    _OPEN.clear()
+
+
+os.register_at_fork(after_in_child=_close_copies_in_child)
 
 
 class ResultsFile:
@@ -81,6 +100,7 @@ class ResultsFile:
             os.close(self._fd)
             raise
         self._synced = time.monotonic()
+        _OPEN.add(self)
 
     def _read(self, kind: str, params: dict[str, Any],
               on_entry: Callable[[int, dict[str, Any]], None]) -> int | None:
@@ -127,11 +147,15 @@ class ResultsFile:
         """Sync, unlock and close (idempotent)."""
         if self._fd < 0:
             return
+        _OPEN.discard(self)
         try:
             os.fsync(self._fd)
         finally:
-            os.close(self._fd)
-            self._fd = -1
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)  # released now, whatever process still holds a copy
+            finally:
+                os.close(self._fd)
+                self._fd = -1
 
     def __enter__(self) -> ResultsFile:
         return self
