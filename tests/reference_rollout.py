@@ -472,13 +472,15 @@ class ReferenceSim:
         1 with two known cards within reach, else the best guesses (the likeliest unknown
         places, including the card behind a known end; a second guess at the same end
         counts what the first showed), times the weight of a trio of the value (:meth:`_weights`).
-        Under ``scoring`` an unknown first card loses half the chance that it shows a value of which
-        two known cards are within reach (what the ``solver`` bot calls the leak). Among equals a
-        public card goes before its own card.
+        Under ``scoring`` a first card loses half the chance that it shows a value of which two cards
+        every player knows are within reach, unless it is public itself (what the ``solver`` bot calls
+        the leak). Among equals a public card goes before its own card.
         """
         left = self._unaccounted(seat)
         weight = self._weights(seat)
         reach = self._reachable(seat)
+        public = {v: len(lst) for v, lst in self._reachable(-1).items()}  # every player knows these
+        leaky = self.policy == "scoring"
         spread = self._spread(seat, left)
         centre = spread.centre
         # unknown ends of other hands: (action, chance of each value there, per card of its run, run size)
@@ -542,6 +544,8 @@ class ReferenceSim:
             if not lst or lst[0] != a:
                 continue  # the first card of its value is another one (public before own)
             score = two_more(v, left[v], a, len(lst) - 1) * weight[v]
+            if leaky and public.get(v, 0) >= 2 and not self._public(a):
+                score -= 0.5  # one's own card beside two public ones: the next player's trio if it fails
             if score > best_score:
                 best_score, best = score, a
         firsts: list[tuple[Action, list[float]]] = [(a, d) for a, d, _, _ in ends]
@@ -552,9 +556,9 @@ class ReferenceSim:
             for v in range(1, 13):
                 if dist[v] > 0:
                     score += dist[v] * two_more(v, left[v] - 1, a, len(reach.get(v, ()))) * weight[v]
-                    if len(reach.get(v, ())) >= 2:  # shown beside two known v's: the next player's trio
+                    if public.get(v, 0) >= 2:  # shown beside two public v's: the next player's trio
                         leak += dist[v]
-            if self.policy == "scoring":
+            if leaky:
                 score -= 0.5 * leak
             if score > best_score:
                 best_score, best = score, a

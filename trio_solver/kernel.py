@@ -370,12 +370,12 @@ def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
                          np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
-    within reach, the first of them, the first of one's own), per unknown end its action and its
+    within reach, the first of them, the first of one's own, then the same for public cards), per unknown end its action and its
     extreme-value chances, per value ratios ``(lv - 1) / lv`` and floats, the known cards a turn may
     start with (action, value), a list of actions, and the best guesses per value (see
     :func:`start_choice`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
-            np.empty((4, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
+            np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64))
 
@@ -690,6 +690,9 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     value_weights(st, rp, seat, weight)
     leaky = rp[R_POLICY] == SOLVER
     reachable(st, rp, seat, cnt, first, first_own)
+    public = counts[4]  # cards of each value within reach that every player knows: the leak
+    if leaky:
+        reachable(st, rp, -1, public, counts[5], counts[6])
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
     for v in range(13):
         behind[v] = 0.0
@@ -762,6 +765,8 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
             _known_tops(v, left, ratio, rows, ends, ends_d, n_ends, tops, tops_i)
         score = _two_more(v, 0, -1, a >> 4 == CENTRE, cnt[v] - 1, left, ratio, rows, slots, tops, tops_i,
                           behind) * weight[v]
+        if leaky and public[v] >= 2 and not is_public(st, a):  # one's own card beside two public ones
+            score -= LEAK_WEIGHT
         if score > best_score:
             best_score = score
             best = a
@@ -771,7 +776,7 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         for v in range(1, 13):
             d = ends_d[k, v] if k < n_ends else rows[0, v]
             if d > 0:
-                if leaky and cnt[v] >= 2:  # a failure shows a v beside two known ones: the next player's trio
+                if leaky and public[v] >= 2:  # a failure shows a v beside two public ones: the next player's trio
                     leak += d
                 if k < n_ends and k != tops_i[1, v, 0] and k != tops_i[1, v, 1] and k != tops_i[1, v, 3]:
                     if plain[v] < 0:  # the same for every first reveal that is none of v's best guesses

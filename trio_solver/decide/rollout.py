@@ -44,9 +44,9 @@ change to that place. It plays deterministically:
   ``3 p_win + p_trio + 0.5 progress / trios still needed`` applied to the counted
   chances: a trio that wins weighs 3 + 1 + 0.5 / needed; another weighs
   1 + 0.5 g / needed, with g = 0.5 in Simple and 0.25 per linked value no side
-  holds (7 aside) in Picante. An unknown first card loses half the chance that it
-  shows a value of which two known cards are within reach (the ``solver`` bot's
-  leak: a failure would show the next player a trio). In the middle of a turn a
+  holds (7 aside) in Picante. A first card that is not public loses half the chance
+  that it shows a value of which two cards every player knows are within reach (the
+  ``solver`` bot's leak: a failure would show the next player a trio). In the middle of a turn a
   place that cannot hold the value is no better than a public card.
 
 As a bot, ``scoring`` is the ``playout`` bot (measured against ``solver`` in the design
