@@ -35,6 +35,9 @@ interval), the way to compare two bots without the luck of the deals:
 
     python benchmarks/strength.py --bot expert --paired expert-ties --against solver --only 3p-simple --games 150 --seed 21
 
+``--paired-results DIR`` does the same against the games another version of the code saved with
+``--results DIR`` (the same command run on that version): the way to measure a change of a bot.
+
 ``--seed`` may list several seeds (``--seed 11,12,13`` or ``--seed 11-17``): each seed is its own
 set of deals, and a row per seed is followed by a ``:all`` row pooling them (a deal is a seed
 and a game number, so the standard error over deals counts every seed's deals). Together with
@@ -45,6 +48,7 @@ of several seeds can be spread over sessions, every seed counted.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import sys
@@ -150,6 +154,39 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
     return Duplicate(wins, count, by_side, turns / games)
 
 
+def read_duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, folder: Path,
+                   fixed_seat: bool = False) -> Duplicate:
+    """The games of :func:`duplicate` as an earlier run saved them in ``folder`` (``--results``), read
+    back, not played: the way to pair this code's games with another version's on the same deals.
+    Exits with a one-line message when a file or a game is missing."""
+    sides = 1 if fixed_seat else len(rules.teams_of_seats)
+    wins: dict[int, int] = {}
+    count: dict[int, int] = {}
+    by_side = []
+    turns = 0
+    for side in range(sides):
+        n = games // sides + (1 if side < games % sides else 0)
+        names = lineup(rules, bot, against, side)
+        file = folder / f"{label(rules)}-{'-'.join(names)}-seed{seed}.jsonl"
+        try:
+            lines = file.read_text().splitlines()[1:]
+        except OSError as e:
+            raise SystemExit(f"strength.py: {file}: cannot read ({e.strerror})") from None
+        got = {g["game"]: g for g in map(json.loads, lines) if g["game"] < n}
+        if len(got) < n:
+            raise SystemExit(f"strength.py: {file}: {len(got)} of {n} games")
+        team = set(rules.teams_of_seats[side])
+        won = 0
+        for i, g in got.items():
+            w = int(g["winner"] is not None and g["winner"] in team)
+            wins[i] = wins.get(i, 0) + w
+            count[i] = count.get(i, 0) + 1
+            won += w
+            turns += g["turns"]
+        by_side.append(won)
+    return Duplicate(wins, count, by_side, turns / games)
+
+
 def paired(a: Duplicate, b: Duplicate) -> tuple[float, float]:
     """The difference of the win rates of ``a`` and ``b`` on the same deals, and its standard error
     with deals as the independent units (the mean over deals of the difference of their win shares)."""
@@ -205,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=int, default=None, help="the expert's playouts per decision")
     p.add_argument("--paired", default=None,
                    help="a second bot played on the same deals in the same seats: prints the paired difference")
+    p.add_argument("--paired-results", type=Path, default=None, metavar="DIR",
+                   help="the --results folder of the same run made by another version of the code: prints the "
+                        "paired difference against those games (read, not played)")
     p.add_argument("--fixed-seat", action="store_true",
                    help="keep the tested bot in seat 0 instead of playing every deal with it in each side")
     p.add_argument("--results", type=Path, default=None,
@@ -249,6 +289,13 @@ def main(argv: list[str] | None = None) -> int:
                 theirs, fair, time.perf_counter() - t0)
             diff, se = paired(mine, theirs)
             print(f"{'':<13} {args.bot} - {args.paired}, same deals: {diff:+.3f} "
+                  f"[{diff - 1.959964 * se:+.3f}, {diff + 1.959964 * se:+.3f}] (± {se:.3f} over deals)")
+        if args.paired_results:
+            before = Duplicate.pooled([read_duplicate(rules, args.bot, args.against, args.games, seed,
+                                                      args.paired_results, args.fixed_seat) for seed in seeds])
+            row(f"{label(rules)}" + (":all" if len(seeds) > 1 else ""), bots, before, fair, 0.0)
+            diff, se = paired(Duplicate.pooled(parts), before)
+            print(f"{'':<13} this code - {args.paired_results.name}, same deals: {diff:+.3f} "
                   f"[{diff - 1.959964 * se:+.3f}, {diff + 1.959964 * se:+.3f}] (± {se:.3f} over deals)")
         above += shown
         rows += 1

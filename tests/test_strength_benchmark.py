@@ -117,3 +117,20 @@ def test_paired_difference_is_the_mean_over_deals_of_the_difference() -> None:
     assert diff == pytest.approx(sum(shares) / 3) and diff == pytest.approx(a.total[0] / 9 - b.total[0] / 9)
     assert se == pytest.approx(statistics.stdev(shares) / math.sqrt(3))
     assert strength.paired(a, a) == (0.0, 0.0)
+
+
+def test_results_of_another_version_are_read_back_and_paired(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``--paired-results`` reads the games another run saved (nothing is played): the same figures as
+    that run, a zero difference against itself, and a one-line exit when a game is missing."""
+    rules = Rules(3, Mode.SIMPLE)
+    saved = strength.duplicate(rules, "memory", "random", 9, 4, workers=1, budget=None, results=tmp_path)
+    read = strength.read_duplicate(rules, "memory", "random", 9, 4, tmp_path)
+    assert read.wins == saved.wins and read.games == saved.games and read.by_side == saved.by_side
+    assert math.isclose(read.turns, saved.turns)
+    assert strength.paired(saved, read) == (0.0, 0.0)
+    strength.main(["--bot", "memory", "--against", "random", "--only", "3p-simple", "--games", "9", "--seed", "4",
+                   "--workers", "1", "--results", str(tmp_path), "--paired-results", str(tmp_path)])
+    assert f"this code - {tmp_path.name}, same deals: +0.000" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="3 of 4 games"):
+        strength.read_duplicate(rules, "memory", "random", 12, 4, tmp_path)
