@@ -15,7 +15,7 @@ from trio_solver.decide.bots import make_bot
 from trio_solver.game.state import Game
 from trio_solver.errors import ViewError
 from trio_solver.infer.beliefs import Beliefs
-from trio_solver.decide.expert import (DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SEARCH_WINDOW,
+from trio_solver.decide.expert import (CAP_BATCH, DEFAULT_BUDGET, DEFAULT_READ, DEFAULT_WINDOW, QUIET_BELOW, SEARCH_WINDOW,
                                        SWAP_OPTIONS, ExpertBot, TiesExpertBot, bot_order, default_budget,
                                        solver_score)
 from trio_solver.game.reveal import Reveal
@@ -315,3 +315,42 @@ def test_the_searching_expert_takes_a_certain_winning_trio() -> None:
             before_count = playouts_played()
             assert ExpertBot(random.Random(seed)).choose_reveal(view) == Reveal.lowest(0)
             assert playouts_played() == before_count
+
+
+def test_a_time_cap_not_reached_changes_nothing_and_a_cap_reached_stops_the_race() -> None:
+    """The race with a cap plays the same deals in batches: with a cap it never reaches, every decision is
+    the one without a cap (the same seed on any machine); with a cap of 0 the race stops after its first
+    batch and plays the leader of that batch."""
+    raced = 0
+    for seed in range(40):
+        game = random_position(Rules(3), seed, 2 * seed)
+        if game.over:
+            continue
+        view = game.view(game.to_move)
+        before = playouts_played()
+        plain = ExpertBot(random.Random(seed), budget=400).choose_reveal(view)
+        if playouts_played() == before:
+            continue  # no race at this position: nothing for a cap to stop
+        capped = ExpertBot(random.Random(seed), budget=400, time_cap=3600).choose_reveal(view)
+        assert capped == plain
+        hurried = ExpertBot(random.Random(seed), budget=400, time_cap=0).choose_reveal(view)
+        assert hurried in view.legal_reveals()
+        raced += 1
+        if raced == 6:
+            break
+    assert raced == 6
+    played: list[range] = []
+
+    def play_round(alive: list[int], deals: range) -> dict[int, float]:
+        played.append(deals)
+        return {i: float(i == 2) for i in alive}  # candidate 2 leads
+
+    bot = ExpertBot(random.Random(0), time_cap=0)
+    assert bot._halving(5, 4000, play_round) == 2
+    assert played == [range(0, CAP_BATCH)]  # one batch, then the cap
+    played.clear()
+    assert ExpertBot(random.Random(0))._halving(5, 4000, play_round) == 2
+    assert len(played) == 3 and played[0] == range(0, 4000 // 3 // 5)  # three rounds of successive halving
+    for bad in (-1, "2", True, float("nan"), 10**9):
+        with pytest.raises(ViewError, match="time_cap"):
+            make_bot("expert", random.Random(0), time_cap=bad)

@@ -309,11 +309,12 @@ class PlayoutBot(ModelBot):
         return super().choose_swap(view)
 
 
-def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot:
+def make_bot(name: str, rng: random.Random, *, budget: int | None = None, time_cap: float | None = None) -> Bot:
     """A bot by name (one of :data:`BOT_NAMES`) drawing its random choices from ``rng``.
 
-    ``budget`` is the experts' playouts per decision (``None``: their default); the other
-    bots have no budget and ignore it. Raises :class:`~trio_solver.errors.ViewError` for an
+    ``budget`` is the experts' playouts per decision (``None``: their default) and ``time_cap``
+    the seconds after which their search stops with the leader so far (``None``: no cap, so the
+    same seed gives the same choices on any machine); the other bots ignore both. Raises :class:`~trio_solver.errors.ViewError` for an
     unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
     ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
     :class:`PlayerView` of the seat to decide."""
@@ -322,7 +323,7 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None) -> Bot
     _args.rng("rng", rng, ViewError)
     factories: dict[str, Callable[[random.Random], Bot]] = {
         "random": RandomBot, "memory": MemoryBot, "solver": SolverBot, "playout": PlayoutBot,
-        "expert-ties": (lambda r: TiesExpertBot(r, budget=budget)),
-        "expert": (lambda r: ExpertBot(r, budget=budget)),
+        "expert-ties": (lambda r: TiesExpertBot(r, budget=budget, time_cap=time_cap)),
+        "expert": (lambda r: ExpertBot(r, budget=budget, time_cap=time_cap)),
     }
     return factories[name](rng)

@@ -33,7 +33,10 @@ rollout policy gives. Both read the opponents' passed-over end cards
 (:data:`DEFAULT_READ`, :class:`trio_solver.infer.beliefs.Beliefs`).
 
 The budget is the number of playouts per decision (``budget``), so a decision is
-deterministic for a seed whatever the machine's speed. By default it is
+deterministic for a seed whatever the machine's speed. ``time_cap`` (seconds, off by
+default) is a safety net for a person waiting: the race is played in batches of
+:data:`CAP_BATCH` deals and stops at the first batch that ends past the cap, taking
+the leader so far; a decision that ends within its cap is the same as without one. By default it is
 :func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
 are longer and they have more reveals), so that a decision takes about the same
 time at every table size.
@@ -42,6 +45,7 @@ time at every table size.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
 from .. import _args
@@ -54,11 +58,15 @@ from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from ..game.view import PlayerView
 
-__all__ = ["ExpertBot", "TiesExpertBot", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW", "SEARCH_WINDOW",
-           "QUIET_BELOW", "bot_order", "default_budget", "solver_score"]
+__all__ = ["ExpertBot", "TiesExpertBot", "CAP_BATCH", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW",
+           "SEARCH_WINDOW", "QUIET_BELOW", "bot_order", "default_budget", "solver_score"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
+#: Deals per batch of a race with a time cap: the cap is looked at after each batch.
+CAP_BATCH = 64
+#: The longest time cap accepted, in seconds.
+MAX_TIME_CAP = 3600.0
 #: Single cards raced at a swap moment (with no swap), in the solver's order of pairing.
 SWAP_OPTIONS = 3
 #: At the start of a turn only the reveals whose turn-level score (:func:`solver_score`) is within
@@ -123,7 +131,8 @@ class TiesExpertBot:
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
-                 stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ) -> None:
+                 stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ,
+                 time_cap: float | None = None) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
@@ -131,8 +140,12 @@ class TiesExpertBot:
         ``stratify`` and ``halving`` switch the two noise reductions off for measurements
         (``benchmarks/expert_noise.py``); the bot always uses both. ``read``: the weight of a deal
         for each opponent's choice it makes unlikely (:class:`~trio_solver.infer.beliefs.Beliefs`'
-        ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior."""
+        ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior. ``time_cap``:
+        seconds of wall-clock time after which a race stops at the end of its current batch and the
+        leader so far is played (``None``, the default: no cap; see the module docstring)."""
         self.rng = rng
+        self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
+                                                                       ViewError)
         self.budget = None if budget is None else _check_budget(budget)
         self.candidates = None if candidates is None else max(1, int(candidates))
         self.window = None if window is None else _args.number_in("window", window, 0, 10, ViewError)
@@ -235,17 +248,27 @@ class TiesExpertBot:
         """The index of the best of ``count`` candidates: ``play_round(alive, indices)`` plays the
         candidates ``alive`` on the posterior deals ``indices`` and returns their estimates so far.
         Each round the survivors are played on the same new deals and the better half goes on; ties
-        go to the earlier candidate."""
+        go to the earlier candidate. With :attr:`time_cap` the rounds are played in batches and the
+        race ends at the first batch past the cap."""
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         per_round = budget // rounds
+        deadline = None if self.time_cap is None else time.monotonic() + self.time_cap
         done = 0
         for r in range(rounds):
             share = max(1, per_round // len(alive))
-            idx = range(done, done + share)
-            score = play_round(alive, idx)
-            done += share
+            end = done + share
+            late = False
+            while done < end:  # one batch, or batches of CAP_BATCH with a cap: the same deals either way
+                step = end - done if deadline is None else min(CAP_BATCH, end - done)
+                score = play_round(alive, range(done, done + step))
+                done += step
+                if deadline is not None and time.monotonic() >= deadline:
+                    late = True
+                    break
             alive.sort(key=lambda i: (-round(score[i], 12), i))
+            if late:
+                break
             if r < rounds - 1:
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
         return alive[0]
@@ -293,9 +316,9 @@ class ExpertBot(TiesExpertBot):
 
     def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
                  window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
-                 read: float | None = DEFAULT_READ) -> None:
+                 read: float | None = DEFAULT_READ, time_cap: float | None = None) -> None:
         super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
-                         halving=halving, read=read)
+                         halving=halving, read=read, time_cap=time_cap)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
         """Mid-turn: the reveals within the window raced as at the start of a turn; with one, the
