@@ -55,6 +55,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -123,12 +124,13 @@ class Duplicate:
         return math.sqrt(sum(r * r for r in resid) / (k - 1) / k) / mean_games
 
 
-def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, workers: int,
-              budget: int | None, fixed_seat: bool = False, results: Path | None = None) -> Duplicate:
-    """Play ``games`` games split evenly among the sides (all in side 0 with ``fixed_seat``), the same
-    seed for each side so that game ``i`` of every side is the same deal. With ``results`` (a folder)
-    each side's games go to a results file there as they finish, and a run started again with the
-    same parameters plays only the games that file lacks."""
+#: One side's games: (side, its line-up, its number of games) -> (game number, winner, turns) per game.
+SideGames = Callable[[int, list[str], int], Iterable[tuple[int, "int | None", int]]]
+
+
+def _by_sides(rules: Rules, bot: str, against: str, games: int, fixed_seat: bool, side_games: SideGames) -> Duplicate:
+    """``games`` split evenly among the sides (all in side 0 with ``fixed_seat``), each side's games from
+    ``side_games``, tallied per deal."""
     sides = 1 if fixed_seat else len(rules.teams_of_seats)
     wins: dict[int, int] = {}
     count: dict[int, int] = {}
@@ -136,22 +138,36 @@ def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, wo
     turns = 0
     for side in range(sides):
         n = games // sides + (1 if side < games % sides else 0)
-        if n == 0:
-            by_side.append(0)
-            continue
-        names = lineup(rules, bot, against, side)
-        file = None if results is None else str(results / f"{label(rules)}-{'-'.join(names)}-seed{seed}.jsonl")
-        t = run_tournament(rules, names, n, seed, workers=workers, budget=budget, results_file=file)
-        team = set(rules.teams_of_seats[side])
         won = 0
-        for r in t.results:
-            w = int(r.winner is not None and r.winner in team)
-            wins[r.index] = wins.get(r.index, 0) + w
-            count[r.index] = count.get(r.index, 0) + 1
-            won += w
+        if n:
+            team = set(rules.teams_of_seats[side])
+            for i, winner, t in side_games(side, lineup(rules, bot, against, side), n):
+                w = int(winner is not None and winner in team)
+                wins[i] = wins.get(i, 0) + w
+                count[i] = count.get(i, 0) + 1
+                won += w
+                turns += t
         by_side.append(won)
-        turns += sum(r.turns for r in t.results)
     return Duplicate(wins, count, by_side, turns / games)
+
+
+def _file(folder: Path, rules: Rules, names: list[str], seed: int) -> Path:
+    return folder / f"{label(rules)}-{'-'.join(names)}-seed{seed}.jsonl"
+
+
+def duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, *, workers: int,
+              budget: int | None, fixed_seat: bool = False, results: Path | None = None) -> Duplicate:
+    """Play ``games`` games split evenly among the sides (all in side 0 with ``fixed_seat``), the same
+    seed for each side so that game ``i`` of every side is the same deal. With ``results`` (a folder)
+    each side's games go to a results file there as they finish, and a run started again with the
+    same parameters plays only the games that file lacks."""
+
+    def play(side: int, names: list[str], n: int) -> Iterable[tuple[int, int | None, int]]:
+        file = None if results is None else str(_file(results, rules, names, seed))
+        t = run_tournament(rules, names, n, seed, workers=workers, budget=budget, results_file=file)
+        return [(r.index, r.winner, r.turns) for r in t.results]
+
+    return _by_sides(rules, bot, against, games, fixed_seat, play)
 
 
 def read_duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, folder: Path,
@@ -159,15 +175,9 @@ def read_duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, 
     """The games of :func:`duplicate` as an earlier run saved them in ``folder`` (``--results``), read
     back, not played: the way to pair this code's games with another version's on the same deals.
     Exits with a one-line message when a file or a game is missing."""
-    sides = 1 if fixed_seat else len(rules.teams_of_seats)
-    wins: dict[int, int] = {}
-    count: dict[int, int] = {}
-    by_side = []
-    turns = 0
-    for side in range(sides):
-        n = games // sides + (1 if side < games % sides else 0)
-        names = lineup(rules, bot, against, side)
-        file = folder / f"{label(rules)}-{'-'.join(names)}-seed{seed}.jsonl"
+
+    def read(side: int, names: list[str], n: int) -> Iterable[tuple[int, int | None, int]]:
+        file = _file(folder, rules, names, seed)
         try:
             lines = file.read_text().splitlines()[1:]
         except OSError as e:
@@ -175,16 +185,9 @@ def read_duplicate(rules: Rules, bot: str, against: str, games: int, seed: int, 
         got = {g["game"]: g for g in map(json.loads, lines) if g["game"] < n}
         if len(got) < n:
             raise SystemExit(f"strength.py: {file}: {len(got)} of {n} games")
-        team = set(rules.teams_of_seats[side])
-        won = 0
-        for i, g in got.items():
-            w = int(g["winner"] is not None and g["winner"] in team)
-            wins[i] = wins.get(i, 0) + w
-            count[i] = count.get(i, 0) + 1
-            won += w
-            turns += g["turns"]
-        by_side.append(won)
-    return Duplicate(wins, count, by_side, turns / games)
+        return [(i, g["winner"], g["turns"]) for i, g in sorted(got.items())]
+
+    return _by_sides(rules, bot, against, games, fixed_seat, read)
 
 
 def paired(a: Duplicate, b: Duplicate) -> tuple[float, float]:
