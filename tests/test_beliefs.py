@@ -348,7 +348,7 @@ def test_sample_game_with_only_own_team_swaps() -> None:
 @pytest.mark.slow
 def test_team_play_never_excludes_the_truth_late() -> None:
     """Long team games with many secret swaps (swap at every moment), each seat's view late in the game."""
-    for seed in range(6):
+    for seed in range(4):  # each of the four team settings
         rng = random.Random(1000 + seed)
         rules = Rules(4 if seed % 2 else 6, "simple" if seed % 3 else "picante", teams=True)
         g = random_game(rules, rng, 200, trio_rate=0.6, swap_prob=1.0)

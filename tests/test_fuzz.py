@@ -267,7 +267,9 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
     "play_game": (lambda r, b, g, f: play_game(r, b, rng=g, first_player=f),
                    [_valid([Rules(3)]), st.just([make_bot("random", random.Random(s)) for s in range(3)]), RNG,
                     st.sampled_from([None, 0, 2])]),
-    "run_tournament": (lambda r, b, n, s, w: run_tournament(r, b, n, s, workers=w),
+    # a valid but large number of games (99 of NASTY) plays 3: what is checked is the handling of the argument
+    "run_tournament": (lambda r, b, n, s, w: run_tournament(r, b, 3 if type(n) is int and 3 < n <= 10**6 else n, s,
+                                                            workers=w),
                        [_valid([Rules(3)]), st.just(["random", "random", "random"]), st.just(1),
                         st.integers(0, 9), st.just(1)]),
     "analyse": (lambda r, p, n, s: analyse(r, p, samples=n, seed=s),
