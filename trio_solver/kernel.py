@@ -92,11 +92,11 @@ R_ADJ = R_PARTNER + MAXP       # 13 entries: bit mask of the values linked to v
 R_POLICY = R_ADJ + 13          # the rollout policy: COUNTING or SOLVER
 RULES_SIZE = R_POLICY + 1
 
-#: The rollout policies (see :mod:`trio_solver.rollout`): the counting model, and the counting model
+#: The rollout policies (see :mod:`trio_solver.decide.rollout`): the counting model, and the counting model
 #: scoring first reveals as the ``solver`` bot does (goal weights and the leak of a failed turn).
 COUNTING, SOLVER = 0, 1
 #: The ``solver`` bot's turn score: ``WIN_WEIGHT * p_win + p_trio + GOAL_WEIGHT * progress / goal -
-#: LEAK_WEIGHT * leak`` (:func:`trio_solver.expert.solver_score`, :class:`trio_solver.bots.SolverBot`).
+#: LEAK_WEIGHT * leak`` (:func:`trio_solver.decide.expert.solver_score`, :class:`trio_solver.decide.bots.SolverBot`).
 WIN_WEIGHT, GOAL_WEIGHT, LEAK_WEIGHT = 3.0, 0.5, 0.5
 
 SEVEN_BIT = 1 << 7
@@ -141,7 +141,8 @@ def is_win(rp: np.ndarray, held: int) -> bool:
 
 @compiled
 def goal_distance(rp: np.ndarray, held: int) -> int:
-    """Trios a side holding ``held`` still needs, the trio of 7s aside (:meth:`trio_solver.rules.Rules.goal_distance`)."""
+    """Trios a side holding ``held`` still needs, the trio of 7s aside
+    (:meth:`trio_solver.game.rules.Rules.goal_distance`)."""
     if is_win(rp, held):
         return 0
     if rp[R_PICANTE] == 0:
@@ -370,10 +371,10 @@ def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
                          np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
-    within reach, the first of them, the first of one's own, then the same for public cards), per unknown end its action and its
-    extreme-value chances, per value ratios ``(lv - 1) / lv`` and floats, the known cards a turn may
-    start with (action, value), a list of actions, and the best guesses per value (see
-    :func:`start_choice`)."""
+    within reach, the first of them, the first of one's own, then the same for public cards), per
+    unknown end its action and its extreme-value chances, per value ratios ``(lv - 1) / lv`` and
+    floats, the known cards a turn may start with (action, value), a list of actions, and the best
+    guesses per value (see :func:`start_choice`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
@@ -860,7 +861,6 @@ def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     if a >= 0 and not (rp[R_POLICY] == SOLVER and ws[7][5, 0] <= 0.0):
         return a
     return harmless(st, rp, ws[9])
-
 
 
 @compiled

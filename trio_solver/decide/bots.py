@@ -314,8 +314,9 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None, time_c
 
     ``budget`` is the experts' playouts per decision (``None``: their default) and ``time_cap``
     the seconds after which their search stops with the leader so far (``None``: no cap, so the
-    same seed gives the same choices on any machine); the other bots ignore both. Raises :class:`~trio_solver.errors.ViewError` for an
-    unknown name or an ``rng`` that is not a :class:`random.Random`. The bot's
+    same seed gives the same choices on any machine); the other bots ignore both. Raises
+    :class:`~trio_solver.errors.ViewError` for an unknown name or an ``rng`` that is not a
+    :class:`random.Random`. The bot's
     ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
     :class:`PlayerView` of the seat to decide."""
     if not isinstance(name, str) or name not in BOT_NAMES:

@@ -76,10 +76,6 @@ def _check_seed(seed: object) -> int:
     return seed
 
 
-def _check_fraction(name: str, value: object, lo: float, hi: float) -> float:
-    return _args.number_in(name, value, lo, hi, ViewError)
-
-
 @dataclass(frozen=True)
 class GameEvaluation:
     """The chance that each seat (its team, in team play) wins the game, from one view.
@@ -115,7 +111,7 @@ class Posterior:
 
     def __init__(self, view: PlayerView, beliefs: Beliefs | None = None, policy: str = DEFAULT_POLICY) -> None:
         """The deals of ``view``'s posterior (``beliefs``: its beliefs, built if ``None``), played out by
-        the rollout ``policy`` (:data:`trio_solver.rollout.POLICIES`)."""
+        the rollout ``policy`` (:data:`trio_solver.decide.rollout.POLICIES`)."""
         b = beliefs if beliefs is not None else Beliefs(view)
         if not b.consistent:
             raise ViewError("no deal fits this view: the record contradicts itself")
@@ -243,7 +239,7 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     _args.instance("view", view, PlayerView, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
-    precision = _check_fraction("precision", precision, 0.0, 0.5)
+    precision = _args.number_in("precision", precision, 0.0, 0.5, ViewError)
     if view.over:
         return _exact(view)
     post = Posterior(view)
@@ -529,7 +525,7 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
         _args.instance("beliefs", beliefs, Beliefs, ViewError)
     samples = _check_samples(samples)
     seed = _check_seed(seed)
-    margin = _check_fraction("margin", margin, 0.0, 1.0)
+    margin = _args.number_in("margin", margin, 0.0, 1.0, ViewError)
     stopping = Stopping(confidence, samples)
     b = beliefs if beliefs is not None else Beliefs(view)
     base = advise(view, "trio", beliefs=b)

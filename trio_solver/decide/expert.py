@@ -33,13 +33,13 @@ rollout policy gives. Both read the opponents' passed-over end cards
 (:data:`DEFAULT_READ`, :class:`trio_solver.infer.beliefs.Beliefs`).
 
 The budget is the number of playouts per decision (``budget``), so a decision is
-deterministic for a seed whatever the machine's speed. ``time_cap`` (seconds, off by
-default) is a safety net for a person waiting: the race is played in batches of
-:data:`CAP_BATCH` deals and stops at the first batch that ends past the cap, taking
-the leader so far; a decision that ends within its cap is the same as without one. By default it is
+deterministic for a seed whatever the machine's speed. By default it is
 :func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
 are longer and they have more reveals), so that a decision takes about the same
-time at every table size.
+time at every table size. ``time_cap`` (seconds, off by default) is a safety net for
+a person waiting: the race is played in batches of :data:`CAP_BATCH` deals and stops
+at the first batch that ends past the cap, taking the leader so far; a decision that
+ends within its cap is the same as without one.
 """
 
 from __future__ import annotations
@@ -94,9 +94,9 @@ def solver_score(view: PlayerView, e: Evaluation) -> float:
 def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
     """``evaluations`` in the order the bots break ties of their scores: the chance of a trio, of a win
     now, the goal, then the mover's own known card first, then the order of the legal reveals. This is
-    the bots' own order, kept apart from the advice's presentation order (:func:`trio_solver.search.advise`,
-    which puts a card everyone knows first), so that the ``solver`` bot every measurement plays
-    against does not change with the presentation."""
+    the bots' own order, kept apart from the advice's presentation order
+    (:func:`trio_solver.decide.search.advise`, which puts a card everyone knows first), so that the
+    ``solver`` bot every measurement plays against does not change with the presentation."""
     legal = {r: i for i, r in enumerate(view.legal_reveals())}
     seat = view.seat
 
@@ -126,7 +126,7 @@ class TiesExpertBot:
     reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn."""
 
     name = "expert-ties"
-    #: The rollout policy of its playouts (:data:`trio_solver.rollout.POLICIES`).
+    #: The rollout policy of its playouts (:data:`trio_solver.decide.rollout.POLICIES`).
     policy = "counting"
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,

@@ -55,16 +55,22 @@ def replay(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
            after: int | None = None) -> dict[str, Any]:
     """The JSON of ``replay --json``: the table after 0, 1, ... ``after`` events from ``seat``'s view
     (``"all"``: every hand, which is the default of a full-deal record without a keeper)."""
-    chosen = record.seat(seat, after, every_hand=True)
-    last = len(record.events) if after is None else after
-    # the events as the chosen view saw them: other teams' swap values stay secret
-    shown = record.events if chosen == "all" else record.view(chosen).events
+    chosen, last, shown = _as_seen(record, seat, after)
     reader = PublicReader()
     frames = []
     for k, position in enumerate(record.states()[: last + 1]):
         frames.append({**_step_of(shown, k, record.names),
                        **frame(cast("Game | PlayerView", position), chosen, reader=reader)})
     return {"seat": chosen, "frames": frames}
+
+
+def _as_seen(record: Record, seat: SeatChoice | Literal["all"],
+             after: int | None) -> tuple[SeatChoice | Literal["all"], int, Sequence[Event]]:
+    """For :func:`replay` and :func:`state`: the view shown (:meth:`Record.seat`), the number of events
+    of the last position, and the events as that view saw them (other teams' swap values stay secret)."""
+    chosen = record.seat(seat, after, every_hand=True)
+    last = len(record.events) if after is None else after
+    return chosen, last, record.events if chosen == "all" else record.view(chosen).events
 
 
 def _step_of(shown: Sequence[Event], k: int, names: Sequence[str] | None) -> dict[str, Any]:
@@ -79,9 +85,7 @@ def state(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
           after: int | None = None) -> dict[str, Any]:
     """One frame of :func:`replay` (the position after ``after`` events) with ``legal``, the legal
     reveals, and ``events``, the number of events of the record."""
-    chosen = record.seat(seat, after, every_hand=True)
-    last = len(record.events) if after is None else after
-    shown = record.events if chosen == "all" else record.view(chosen).events
+    chosen, last, shown = _as_seen(record, seat, after)
     position = record.states()[last]
     out: dict[str, Any] = {"seat": chosen, **_step_of(shown, last, record.names),
                            **frame(position, chosen)}

@@ -218,7 +218,7 @@ class _SafePoints:
     def check(self) -> None:
         """Act on a signal noted since the last check (the original handler raises, as a rule)."""
         if self.pending:
-            sig, frame = self.pending.pop(0)
+            sig, frame = self.pending[0]
             self.pending.clear()
             self.saved[sig](sig, frame)
 
