@@ -364,21 +364,26 @@ def _replace_card(st: np.ndarray, s: int, out: int, into: int) -> None:
 GROUPS = 1 + MAXP * (HMAX // 2)
 #: Actions at most: every centre slot and both ends of every hand.
 ACTIONS = CMAX + 2 * MAXP
+#: Candidate first reveals at most (:func:`start_scores`): one known card per value, every unknown end, the
+#: unseen centre.
+CANDIDATES = 12 + 2 * MAXP + 1
 
 
 @compiled
 def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
     within reach, the first of them, the first of one's own, then the same for public cards), per
     unknown end its action and its extreme-value chances, per value ratios ``(lv - 1) / lv`` and
     floats, the known cards a turn may start with (action, value), a list of actions, and the best
-    guesses per value (see :func:`start_choice`)."""
+    guesses per value (see :func:`start_choice`), then the candidate first reveals and their scores
+    (see :func:`start_scores`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
-            np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64))
+            np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64),
+            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES))
 
 
 #: The type of :func:`workspace`'s value (numba types it itself).
@@ -681,8 +686,31 @@ def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, e
 
 @compiled
 def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
-    """The first reveal of a turn under the rollout model (see :mod:`trio_solver.decide.rollout`)."""
-    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i = ws
+    """The first reveal of a turn under the rollout model (see :mod:`trio_solver.decide.rollout`): the
+    first of the best-scored candidates of :func:`start_scores`, else the first legal action."""
+    n = start_scores(st, rp, seat, ws)
+    acts, scores = ws[12], ws[13]
+    best_score = -1.0
+    best = -1
+    for k in range(n):
+        if scores[k] > best_score:
+            best_score = scores[k]
+            best = acts[k]
+    if best >= 0:
+        return best
+    buf = ws[9]
+    n = legal(st, rp, buf)
+    return buf[0] if n else -1
+
+
+@compiled
+def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
+    """The rollout model's candidate first reveals for ``seat`` and their scores, into ``ws[12]`` /
+    ``ws[13]``; their number. The candidates come in the model's order: for each value ``seat`` can
+    reach among the cards it knows, the first of them (the centre, then seat by seat, lowest end before
+    highest; a card every player knows before its own); then every unknown end; then the unseen
+    centre (its first slot stands for all of them)."""
+    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
     behind, scale, plain = floats[0], floats[1], floats[2]
     second, weight = floats[3], floats[4]
@@ -755,8 +783,7 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
                     if m > 1:
                         _push(tops, tops_i, 1, v, 3, 2, pc * second[v], k)
             n_ends += 1
-    best_score = -1.0
-    best = -1
+    n = 0
     for k in range(n_known):
         a = known[0, k]
         v = known[1, k]
@@ -768,9 +795,9 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
                           behind) * weight[v]
         if leaky and public[v] >= 2 and not is_public(st, a):  # one's own card beside two public ones
             score -= LEAK_WEIGHT
-        if score > best_score:
-            best_score = score
-            best = a
+        acts[n] = a
+        scores[n] = score
+        n += 1
     for k in range(n_ends + (1 if slots else 0)):
         score = 0.0
         leak = 0.0
@@ -790,13 +817,10 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
                 score += d * more * weight[v]
         if leaky:
             score -= LEAK_WEIGHT * leak
-        if score > best_score:
-            best_score = score
-            best = ends[0, k] if k < n_ends else cfirst
-    if best >= 0:
-        return best
-    n = legal(st, rp, buf)
-    return buf[0] if n else -1
+        acts[n] = ends[0, k] if k < n_ends else cfirst
+        scores[n] = score
+        n += 1
+    return n
 
 
 @inlined
@@ -820,7 +844,7 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
-    rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _ = ws
+    rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _, _, _ = ws
     left = counts[0]
     unaccounted(st, rp, seat, left)
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, floats[1])
