@@ -463,7 +463,20 @@ class ReferenceSim:
         return out
 
     def _start(self, seat: int) -> Action | None:
-        """The first reveal of a turn: the one with the best estimated chance of a trio (wins weighted).
+        """The first reveal of a turn: the first of the best-scored candidates of :meth:`start_scores`,
+        else the first legal action."""
+        best_score = -1.0
+        best: Action | None = None
+        for a, score in self.start_scores(seat):
+            if score > best_score:
+                best_score, best = score, a
+        if best is not None:
+            return best
+        legal = self.legal()
+        return legal[0] if legal else None
+
+    def start_scores(self, seat: int) -> list[tuple[Action, float]]:
+        """The candidate first reveals of a turn and their scores: the estimated chance of a trio (wins weighted).
 
         For each first reveal it could make (a card it knows: its own end card or a public
         card; one unknown centre card; an unknown end of another hand), the chance of a trio
@@ -537,8 +550,7 @@ class ReferenceSim:
                 return best1
             return max(best1 * best2 * qq, pair)
 
-        best_score = -1.0
-        best: Action | None = None
+        out: list[tuple[Action, float]] = []
         for a, v in known:
             lst = reach.get(v, [])
             if not lst or lst[0] != a:
@@ -546,8 +558,7 @@ class ReferenceSim:
             score = two_more(v, left[v], a, len(lst) - 1) * weight[v]
             if leaky and public.get(v, 0) >= 2 and not self._public(a):
                 score -= 0.5  # one's own card beside two public ones: the next player's trio if it fails
-            if score > best_score:
-                best_score, best = score, a
+            out.append((a, score))
         firsts: list[tuple[Action, list[float]]] = [(a, d) for a, d, _, _ in ends]
         if centre is not None and spread.first is not None:
             firsts.append(((CENTRE, spread.first), centre))
@@ -560,12 +571,8 @@ class ReferenceSim:
                         leak += dist[v]
             if leaky:
                 score -= 0.5 * leak
-            if score > best_score:
-                best_score, best = score, a
-        if best is not None:
-            return best
-        legal = self.legal()
-        return legal[0] if legal else None
+            out.append((a, score))
+        return out
 
     def _harmless(self, seat: int) -> Action | None:
         """A legal action showing as little as possible: a public card, else any."""

@@ -129,6 +129,20 @@ class Posterior:
         self.rows = np.array([r.key for r in b.rows()], dtype=np.int64)
         self.pool_slots = np.array(facts.pool_slots, dtype=np.int64)
         self.packed = b.packed
+        self.deal_map: np.ndarray | None = None
+
+    def follow(self, deal_map: np.ndarray) -> None:
+        """Play position ``j`` of every later call on deal ``deal_map[j % len(deal_map)]`` instead of deal
+        ``j`` (deals resampled by weight, :meth:`trio_solver.decide.reading.PolicyReading.resample`)."""
+        m = np.asarray(deal_map, dtype=np.int64)
+        if m.ndim != 1 or not len(m) or int(m.min()) < 0:
+            raise ViewError("deal_map: expected a non-empty list of deal indices")
+        self.deal_map = m
+
+    def _deals(self, part: range) -> np.ndarray:
+        """The deal indices behind the positions ``part``."""
+        idx = _indices(part)
+        return idx if self.deal_map is None else self.deal_map[idx % len(self.deal_map)]
 
     def _args(self, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                         np.ndarray, np.ndarray, np.ndarray, np.uint64]:
@@ -140,7 +154,7 @@ class Posterior:
 
     def sim(self, seed: int, index: int) -> Sim:
         """The state behind posterior deal ``index`` of ``seed``."""
-        st = kernel.draw_state(*self._args(seed), index)
+        st = kernel.draw_state(*self._args(seed), int(self._deals(range(index, index + 1))[0]))
         return Sim(self.view.rules, self.rules, st)
 
     def outcomes(self, seed: int, deals: range) -> np.ndarray:
@@ -149,7 +163,7 @@ class Posterior:
         for part in _chunks(deals):
             limits.check("evaluate")
             x = np.zeros((len(part), out.shape[1]))
-            kernel.run_outcomes(*self._args(seed), _indices(part), x)
+            kernel.run_outcomes(*self._args(seed), self._deals(part), x)
             out[part.start - deals.start:part.stop - deals.start] = x
             _count(len(part))
         return out
@@ -165,7 +179,7 @@ class Posterior:
             limits.check("advise for the game")
             a, b = part.start - deals.start, part.stop - deals.start
             h, x = np.zeros((len(evaluations), b - a), np.int64), np.zeros((len(evaluations), b - a))
-            _count(kernel.run_tallies(*self._args(seed), _indices(part), firsts, plans, h, x))
+            _count(kernel.run_tallies(*self._args(seed), self._deals(part), firsts, plans, h, x))
             strata[:, a:b], results[:, a:b] = h, x
         return strata, results
 
@@ -180,7 +194,7 @@ class Posterior:
             limits.check("the swap search")
             a, b = part.start - deals.start, part.stop - deals.start
             x = np.zeros((len(gives), b - a))
-            kernel.run_swaps(*self._args(seed), _indices(part), seat, codes, x)
+            kernel.run_swaps(*self._args(seed), self._deals(part), seat, codes, x)
             out[:, a:b] = x
             _count(len(part) * len(gives))
         return out

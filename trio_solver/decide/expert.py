@@ -53,6 +53,7 @@ from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from ..game.reveal import Reveal
+from .reading import DEFAULT_TEMPERATURE, PolicyReading, readable
 from .rollout import public_memory
 from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
@@ -128,11 +129,14 @@ class TiesExpertBot:
     name = "expert-ties"
     #: The rollout policy of its playouts (:data:`trio_solver.decide.rollout.POLICIES`).
     policy = "counting"
+    #: Whether its races read the opponents by their first reveals (:mod:`trio_solver.decide.reading`).
+    reads_policy = False
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
                  stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ,
-                 time_cap: float | None = None) -> None:
+                 time_cap: float | None = None, policy_reading: bool | None = None,
+                 temperature: float = DEFAULT_TEMPERATURE) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
@@ -142,7 +146,10 @@ class TiesExpertBot:
         for each opponent's choice it makes unlikely (:class:`~trio_solver.infer.beliefs.Beliefs`'
         ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior. ``time_cap``:
         seconds of wall-clock time after which a race stops at the end of its current batch and the
-        leader so far is played (``None``, the default: no cap; see the module docstring)."""
+        leader so far is played (``None``, the default: no cap; see the module docstring).
+        ``policy_reading``: whether the races play on deals weighted by the opponents' first reveals
+        (:mod:`trio_solver.decide.reading`, at ``temperature``; ``None``: the class's
+        :attr:`reads_policy`)."""
         self.rng = rng
         self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
                                                                        ViewError)
@@ -153,6 +160,10 @@ class TiesExpertBot:
         self.halving = halving
         self.quiet_below = QUIET_BELOW
         self.read = _args.read_weight("read", read, ViewError)
+        if policy_reading is not None and not isinstance(policy_reading, bool):
+            raise ViewError(f"policy_reading: expected true, false or None, got {_args.show(policy_reading)}")
+        self.policy_reading = self.reads_policy if policy_reading is None else policy_reading
+        self.temperature = _args.number_in("temperature", temperature, 0.001, 1000, ViewError)
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
@@ -181,8 +192,17 @@ class TiesExpertBot:
         cands = self.candidates_of(view, ranked)
         if len(cands) == 1:
             return cands[0].reveal
+        return self._race(self._posterior(view, beliefs, seed), cands, seed, self._budget_for(view)).reveal
+
+    def _posterior(self, view: PlayerView, beliefs: Beliefs, seed: int) -> Posterior:
+        """The deals a race is played on: the posterior's, resampled by the policy reading
+        (:mod:`trio_solver.decide.reading`) when the bot reads the opponents that way and the game has
+        no teams (a pool of as many deals as the budget, the same seed as the race)."""
         post = Posterior(view, beliefs, self.policy)
-        return self._race(post, cands, seed, self._budget_for(view)).reveal
+        if self.policy_reading and readable(view):
+            n = self._budget_for(view)
+            post.follow(PolicyReading(post, self.temperature).resample(seed, n, n))
+        return post
 
     def _budget_for(self, view: PlayerView) -> int:
         """Playouts for a decision at ``view``'s table: the bot's budget, else :func:`default_budget`."""
@@ -313,12 +333,15 @@ class ExpertBot(TiesExpertBot):
 
     name = "expert"
     policy = "scoring"
+    reads_policy = True
 
     def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
                  window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
-                 read: float | None = DEFAULT_READ, time_cap: float | None = None) -> None:
+                 read: float | None = DEFAULT_READ, time_cap: float | None = None,
+                 policy_reading: bool | None = None, temperature: float = DEFAULT_TEMPERATURE) -> None:
         super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
-                         halving=halving, read=read, time_cap=time_cap)
+                         halving=halving, read=read, time_cap=time_cap, policy_reading=policy_reading,
+                         temperature=temperature)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
         """Mid-turn: the reveals within the window raced as at the start of a turn; with one, the
@@ -326,4 +349,4 @@ class ExpertBot(TiesExpertBot):
         cands = self.candidates_of(view, ranked)
         if len(cands) <= 1:
             return super()._continue(view, ranked, beliefs, seed)
-        return self._race(Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal
+        return self._race(self._posterior(view, beliefs, seed), cands, seed, self._budget_for(view)).reveal
