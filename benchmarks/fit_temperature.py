@@ -88,10 +88,11 @@ def main(argv: list[str] | None = None) -> int:
         bots = [make_bot(args.bot, random.Random(game_seed(args.seed, g, 1 + s))) for s in range(rules.players)]
         game = play_game(rules, bots, rng=random.Random(game_seed(args.seed, g)), first_player=g % rules.players)
         history, _, _ = reading.history_arrays(game.view(None))
-        watch = np.ones(kernel.MAXP, np.bool_)
-        ws = kernel.workspace()
-        for t in GRID:
-            totals[t] += reading.history_log_likelihood(dealt_state(game), rp, history, watch, 1.0 / t, ws)
+        table = np.zeros((kernel.MAXP, len(GRID)))
+        reading.history_log_likelihoods(dealt_state(game), rp, history, np.ones(kernel.MAXP, np.bool_),
+                                        np.array([1.0 / t for t in GRID]), kernel.workspace(), table)
+        for i, t in enumerate(GRID):
+            totals[t] += float(table[:, i].sum())
         sizes, _, best = choices(game, rp)
         uniform -= sum(math.log(n) for n in sizes)
         turns += len(sizes)

@@ -103,7 +103,11 @@ def test_a_likely_win_beats_a_sure_trio_that_does_not_win() -> None:
     for seed in range(3):
         assert TiesExpertBot(random.Random(seed), budget=20).choose_reveal(view) == best.reveal
         # the searching expert races every reveal; 200 playouts tell the likely win from the sure trio
-        assert ExpertBot(random.Random(seed), budget=200).choose_reveal(view) == best.reveal
+        assert ExpertBot(random.Random(seed), budget=200, policy_reading=False).choose_reveal(view) == best.reveal
+        # reading the opponents' first reveals may prefer another likely win, never the sure trio
+        pick = ExpertBot(random.Random(seed), budget=200).choose_reveal(view)
+        assert pick not in {e.reveal for e in sure}
+        assert next(e for e in evals if e.reveal == pick).p_win > 0.6
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,6 +17,7 @@ from reference_rollout import CENTRE, HIGHEST, LOWEST, ReferenceSim
 from trio_solver import Game, Mode, Rules
 from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior
+from trio_solver.decide.bots import make_bot
 from trio_solver.decide.expert import ExpertBot
 from trio_solver.decide.reading import DEFAULT_TEMPERATURE, PolicyReading, initial_state, readable
 from trio_solver.decide.rollout import public_memory, to_action
@@ -102,7 +103,7 @@ def test_a_deals_past_replays_into_the_deal(rules: Rules) -> None:
         if game.over:
             continue
         post = Posterior(view, policy="scoring")
-        reading = PolicyReading(post)
+        reading = PolicyReading(post, DEFAULT_TEMPERATURE)
         args = post._args(seed)
         for j in range(15):
             cur = kernel.draw_state(*args, j)
@@ -150,7 +151,7 @@ def test_the_weighted_posterior_matches_a_brute_force_over_deals() -> None:
         if bf is None or len(bf.placements) < 2:
             continue
         post = Posterior(view, policy="scoring")
-        reading = PolicyReading(post)
+        reading = PolicyReading(post, DEFAULT_TEMPERATURE)
         exact: dict[tuple[int, int], Counter[int]] = {}
         plain: dict[tuple[int, int], Counter[int]] = {}
         total = Fraction(0)
@@ -205,10 +206,33 @@ def test_resampled_deals_follow_the_weights_and_the_seed() -> None:
     rng = random.Random(4)
     game = random_game(Rules(4), rng, 40, trio_rate=0.3)
     view = game.view(1)
-    reading = PolicyReading(Posterior(view, policy="scoring"))
+    reading = PolicyReading(Posterior(view, policy="scoring"), DEFAULT_TEMPERATURE)
     idx = reading.resample(3, 400, 400)
     assert np.array_equal(idx, reading.resample(3, 400, 400))
     w = reading.weights(3, range(400))
     counts = np.bincount(idx, minlength=400)
     assert np.all(np.abs(counts - 400 * w) <= 1.0 + 1e-9)
     assert 1.0 <= reading.effective_size(3, 400) <= 400.0
+
+
+def test_each_player_is_read_at_the_temperature_its_play_fits() -> None:
+    """Opponents that play close to the model (``solver`` bots) are read; players that reveal at random are
+    mostly not (a uniform choice among the model's candidates explains them better)."""
+    read = {}
+    for bot in ("solver", "random"):
+        seats = []
+        for seed in range(6):
+            rules = Rules(3 + seed % 2, Mode.SIMPLE if seed % 3 else Mode.PICANTE)
+            game = Game.deal(rules, seed=seed)
+            bots = [make_bot(bot, random.Random(seed * 7 + s)) for s in range(rules.players)]
+            for _ in range(30):
+                if game.over:
+                    break
+                game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
+            if game.over:
+                continue
+            chosen = PolicyReading(Posterior(game.view(0), policy="scoring")).temperatures(0, range(500))
+            assert chosen[0] is None and all(t is None for t in chosen[rules.players:])  # the viewer, empty seats
+            seats += chosen[1:rules.players]
+        read[bot] = sum(t is not None for t in seats) / len(seats)
+    assert read["solver"] >= 0.75 and read["random"] <= 0.4, read

@@ -53,7 +53,7 @@ from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from ..game.reveal import Reveal
-from .reading import DEFAULT_TEMPERATURE, PolicyReading, readable
+from .reading import PolicyReading, readable
 from .rollout import public_memory
 from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
@@ -136,7 +136,7 @@ class TiesExpertBot:
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
                  stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ,
                  time_cap: float | None = None, policy_reading: bool | None = None,
-                 temperature: float = DEFAULT_TEMPERATURE) -> None:
+                 temperature: float | None = None) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
@@ -148,8 +148,8 @@ class TiesExpertBot:
         seconds of wall-clock time after which a race stops at the end of its current batch and the
         leader so far is played (``None``, the default: no cap; see the module docstring).
         ``policy_reading``: whether the races play on deals weighted by the opponents' first reveals
-        (:mod:`trio_solver.decide.reading`, at ``temperature``; ``None``: the class's
-        :attr:`reads_policy`)."""
+        (:mod:`trio_solver.decide.reading`; ``None``: the class's :attr:`reads_policy`), each opponent
+        at ``temperature`` (``None``: at the temperature its own play fits best, or not at all)."""
         self.rng = rng
         self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
                                                                        ViewError)
@@ -163,22 +163,25 @@ class TiesExpertBot:
         if policy_reading is not None and not isinstance(policy_reading, bool):
             raise ViewError(f"policy_reading: expected true, false or None, got {_args.show(policy_reading)}")
         self.policy_reading = self.reads_policy if policy_reading is None else policy_reading
-        self.temperature = _args.number_in("temperature", temperature, 0.001, 1000, ViewError)
+        self.temperature = (None if temperature is None
+                            else _args.number_in("temperature", temperature, 0.001, 1000, ViewError))
 
     def score(self, view: PlayerView, e: Evaluation) -> float:
         """The turn-level score that orders the reveals (:func:`solver_score`; a subclass may change it,
         as ``benchmarks/solver_variants.py`` does to measure other weights)."""
         return solver_score(view, e)
 
-    def ranked(self, view: PlayerView, advice: Advice) -> list[Evaluation]:
+    def ranked(self, view: PlayerView, advice: Advice | Sequence[Evaluation]) -> list[Evaluation]:
         """The advisor's evaluations, best turn-level score first (ties in the bots' order, :func:`bot_order`)."""
-        return sorted(bot_order(view, advice.evaluations), key=lambda e: -round(self.score(view, e), 12))
+        evaluations = advice.evaluations if isinstance(advice, Advice) else advice
+        return sorted(bot_order(view, evaluations), key=lambda e: -round(self.score(view, e), 12))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         beliefs = Beliefs(view, read=self.read)
         advice = advise(view, "trio", beliefs=beliefs)
-        ranked = self.ranked(view, advice)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
+        post, evaluations = self._read(view, beliefs, seed, advice.evaluations)
+        ranked = self.ranked(view, evaluations)
         top = round(self.score(view, ranked[0]), 12)
         for e in ranked:  # the best turn scores come first; a likely win beats a sure trio that does not win
             if round(self.score(view, e), 12) < top:
@@ -186,23 +189,29 @@ class TiesExpertBot:
             if e.p_trio >= 1 - 1e-9:  # a sure trio with the best turn score: nothing to search
                 return e.reveal
         if view.turn:
-            return self._continue(view, ranked, beliefs, seed)
+            return self._continue(view, ranked, beliefs, seed, post)
         if len(ranked) == 1:
             return ranked[0].reveal
         cands = self.candidates_of(view, ranked)
         if len(cands) == 1:
             return cands[0].reveal
-        return self._race(self._posterior(view, beliefs, seed), cands, seed, self._budget_for(view)).reveal
+        return self._race(post or Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal
 
-    def _posterior(self, view: PlayerView, beliefs: Beliefs, seed: int) -> Posterior:
-        """The deals a race is played on: the posterior's, resampled by the policy reading
-        (:mod:`trio_solver.decide.reading`) when the bot reads the opponents that way and the game has
-        no teams (a pool of as many deals as the budget, the same seed as the race)."""
+    def _read(self, view: PlayerView, beliefs: Beliefs, seed: int,
+              evaluations: Sequence[Evaluation]) -> tuple[Posterior | None, Sequence[Evaluation]]:
+        """The policy reading (:mod:`trio_solver.decide.reading`), when the bot reads the opponents that
+        way, the game has no teams and there is a choice: the deals its races play on (the posterior's,
+        resampled by weight from a pool as large as the budget, with the decision's seed) and the
+        evaluations with their turn figures under the read posterior. Otherwise no posterior yet and
+        the advisor's evaluations."""
+        if not (self.policy_reading and len(evaluations) > 1 and readable(view)):
+            return None, evaluations
         post = Posterior(view, beliefs, self.policy)
-        if self.policy_reading and readable(view):
-            n = self._budget_for(view)
-            post.follow(PolicyReading(post, self.temperature).resample(seed, n, n))
-        return post
+        reading = PolicyReading(post, self.temperature)
+        n = self._budget_for(view)
+        read = reading.reweigh(evaluations, seed, n)
+        post.follow(reading.resample(seed, n, n))
+        return post, read
 
     def _budget_for(self, view: PlayerView) -> int:
         """Playouts for a decision at ``view``'s table: the bot's budget, else :func:`default_budget`."""
@@ -224,7 +233,8 @@ class TiesExpertBot:
             cands.append(quiet)  # a failure teaches the table nothing
         return cands
 
-    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int,
+                  post: Posterior | None = None) -> Reveal:
         """Mid-turn: the advisor's best chance, showing as little as possible if the turn fails.
 
         With no chance of a trio left, or a best chance below :attr:`quiet_below`
@@ -338,15 +348,16 @@ class ExpertBot(TiesExpertBot):
     def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
                  window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
                  read: float | None = DEFAULT_READ, time_cap: float | None = None,
-                 policy_reading: bool | None = None, temperature: float = DEFAULT_TEMPERATURE) -> None:
+                 policy_reading: bool | None = None, temperature: float | None = None) -> None:
         super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
                          halving=halving, read=read, time_cap=time_cap, policy_reading=policy_reading,
                          temperature=temperature)
 
-    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int) -> Reveal:
-        """Mid-turn: the reveals within the window raced as at the start of a turn; with one, the
-        advisor's plan as ``expert-ties`` plays it."""
+    def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int,
+                  post: Posterior | None = None) -> Reveal:
+        """Mid-turn: the reveals within the window raced as at the start of a turn (on ``post``, the read
+        deals, when given); with one, the advisor's plan as ``expert-ties`` plays it."""
         cands = self.candidates_of(view, ranked)
         if len(cands) <= 1:
             return super()._continue(view, ranked, beliefs, seed)
-        return self._race(self._posterior(view, beliefs, seed), cands, seed, self._budget_for(view)).reveal
+        return self._race(post or Posterior(view, beliefs, self.policy), cands, seed, self._budget_for(view)).reveal

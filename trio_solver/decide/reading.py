@@ -34,6 +34,8 @@ could know); the ``expert`` bot plays on the read one.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -43,14 +45,17 @@ from ..game.events import Swap, Turn
 from ..game.view import PlayerView
 from ..kernel import (CENTRE, HIGHEST, HMAX, LOWEST, MAXP, O_C, O_CK, O_H, O_HI, O_K, O_LO, O_NCENTRE, O_NFACE,
                       O_SIZE, O_TOMOVE, O_WINNER, STATE_SIZE, Work, compiled)
-from .evaluate import Posterior
+from .evaluate import Posterior, plan_array
 from .rollout import rules_array, to_action
+from .search import Evaluation, goal_weights
 
-__all__ = ["DEFAULT_TEMPERATURE", "PolicyReading", "candidate_of", "start_log_chance"]
+__all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "PolicyReading", "candidate_of", "readable"]
 
-#: The temperature of the softmax over the model's turn-start scores (fitted by
-#: ``benchmarks/fit_temperature.py`` on games of ``solver`` bots).
+#: The temperature of the softmax over the model's turn-start scores that fits the first reveals of
+#: ``solver`` bots best (``benchmarks/fit_temperature.py``).
 DEFAULT_TEMPERATURE = 0.1
+#: The temperatures a player may be read at (:class:`PolicyReading` chooses one per player, or none).
+TEMPERATURES = (DEFAULT_TEMPERATURE, 0.2, 0.5)
 
 
 # -- compiled: the likelihood of a deal's past ------------------------------------------------------
@@ -93,22 +98,25 @@ def candidate_of(st: np.ndarray, seat: int, a: int, acts: np.ndarray, n: int) ->
 
 
 @compiled
-def start_log_chance(st: np.ndarray, rp: np.ndarray, a: int, inv_temp: float, ws: Work) -> float:
-    """The log of the chance that the seat to move, at the start of its turn, opens with ``a`` under the
-    softmax of the model's scores (0: the model has no candidate for it, the choice tells nothing)."""
+def start_log_chances(st: np.ndarray, rp: np.ndarray, a: int, inv_temps: np.ndarray, ws: Work,
+                      out: np.ndarray) -> None:
+    """Add to ``out[t]`` the log of the chance that the seat to move, at the start of its turn, opens with
+    ``a`` under the softmax of the model's scores at inverse temperature ``inv_temps[t]`` (0: a uniform
+    choice among the candidates); nothing when the model has no candidate for it."""
     seat = st[O_TOMOVE]
     n = kernel.start_scores(st, rp, seat, ws)
     acts, scores = ws[12], ws[13]
     j = candidate_of(st, seat, a, acts, n)
     if j < 0:
-        return 0.0
+        return
     top = scores[0]
     for k in range(1, n):
         top = max(top, scores[k])
-    total = 0.0
-    for k in range(n):
-        total += math.exp((scores[k] - top) * inv_temp)
-    return float((scores[j] - top) * inv_temp - math.log(total))
+    for t in range(inv_temps.shape[0]):
+        total = 0.0
+        for k in range(n):
+            total += math.exp((scores[k] - top) * inv_temps[t])
+        out[t] += (scores[j] - top) * inv_temps[t] - math.log(total)
 
 
 @compiled
@@ -141,18 +149,18 @@ def initial_state(cur: np.ndarray, removed: np.ndarray, centre_removed: np.ndarr
 
 
 @compiled
-def history_log_likelihood(st: np.ndarray, rp: np.ndarray, history: np.ndarray, watch: np.ndarray,
-                           inv_temp: float, ws: Work) -> float:
+def history_log_likelihoods(st: np.ndarray, rp: np.ndarray, history: np.ndarray, watch: np.ndarray,
+                            inv_temps: np.ndarray, ws: Work, out: np.ndarray) -> None:
     """Replay ``history`` (kernel actions, every reveal since the deal) from the state ``st`` (changed in
-    place); the sum of :func:`start_log_chance` over the turns that a seat with ``watch[seat]`` set
-    opened."""
-    total = 0.0
+    place); ``out[seat, t]`` (set to 0 first) sums :func:`start_log_chances` over the turns ``seat``
+    opened, for the seats with ``watch[seat]`` set."""
+    out[:] = 0.0
     for k in range(history.shape[0]):
         a = history[k]
-        if st[O_NFACE] == 0 and watch[st[O_TOMOVE]]:
-            total += start_log_chance(st, rp, a, inv_temp, ws)
+        mover = st[O_TOMOVE]
+        if st[O_NFACE] == 0 and watch[mover]:
+            start_log_chances(st, rp, a, inv_temps, ws, out[mover])
         kernel.apply(st, rp, a)
-    return total
 
 
 @compiled
@@ -160,15 +168,41 @@ def run_log_likelihoods(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.nda
                         base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray,
                         turn: np.ndarray, seed: np.uint64, deals: np.ndarray, removed: np.ndarray,
                         centre_removed: np.ndarray, first: int, history: np.ndarray, watch: np.ndarray,
-                        inv_temp: float, out: np.ndarray) -> None:
-    """``out[k]``: the log-likelihood of the watched first reveals of ``history`` on posterior deal
-    ``deals[k]`` (:func:`history_log_likelihood` from the deal's :func:`initial_state`)."""
+                        inv_temps: np.ndarray, out: np.ndarray) -> None:
+    """``out[k, seat, t]``: :func:`history_log_likelihoods` on posterior deal ``deals[k]``, from the deal's
+    :func:`initial_state`."""
     ws = kernel.workspace()
     for k in range(deals.shape[0]):
         cur = kernel.draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
                                 deals[k])
         st = initial_state(cur, removed, centre_removed, first, rp[kernel.R_PLAYERS])
-        out[k] = history_log_likelihood(st, rp, history, watch, inv_temp, ws)
+        history_log_likelihoods(st, rp, history, watch, inv_temps, ws, out[k])
+
+
+@compiled
+def run_turn_values(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+                    base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+                    seed: np.uint64, deals: np.ndarray, firsts: np.ndarray, plans: np.ndarray,
+                    values: np.ndarray) -> None:
+    """Each candidate ``c`` (first action ``firsts[c]``, then ``plans[c]``, as
+    :func:`trio_solver.kernel.run_tallies` plays them) on each deal ``deals[k]``, the mover's turn only:
+    ``values[c, k]`` is the value of the trio it took (0: none), negated when the trio won the game."""
+    offset = turn.shape[0]
+    ws = kernel.workspace()
+    for k in range(deals.shape[0]):
+        st0 = kernel.draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
+                                deals[k])
+        team = rp[kernel.R_TEAMOF + st0[O_TOMOVE]]
+        before = st0[kernel.O_TR + team]
+        for c in range(firsts.shape[0]):
+            st = st0.copy()
+            kernel.play_turn_plan(st, rp, firsts[c], offset, plans[c], ws)
+            got = st[kernel.O_TR + team] & ~before
+            v = 0
+            for u in range(1, 13):
+                if got >> u & 1:
+                    v = u
+            values[c, k] = -v if st[O_WINNER] >= 0 else v
 
 
 # -- Python: what the history says, and the weights --------------------------------------------------
@@ -202,29 +236,68 @@ def history_arrays(view: PlayerView) -> tuple[np.ndarray, np.ndarray, np.ndarray
 class PolicyReading:
     """The policy weights of the posterior deals of ``post`` (:class:`~trio_solver.decide.evaluate.Posterior`,
     deal ``j`` of a seed as everywhere): the likelihood of the first reveals of every seat but the
-    viewer (every seat for a spectator) under the softmax of the model's scores at ``temperature``."""
+    viewer (every seat for a spectator) under the softmax of the model's scores.
 
-    def __init__(self, post: Posterior, temperature: float = DEFAULT_TEMPERATURE) -> None:
+    With a ``temperature`` every watched seat is read at it. Without one (``None``, the default) each
+    seat is read at the temperature of :data:`TEMPERATURES` under which its own first reveals are the
+    most likely on the deals weighed (the largest mean likelihood over them: the evidence for that
+    temperature), or not read at all when a uniform choice among the model's candidates explains them
+    better: a player who does not play like the model tells little through it, and a reading that
+    trusted the model would mislead."""
+
+    def __init__(self, post: Posterior, temperature: float | None = None) -> None:
         if not isinstance(post, Posterior):
             raise ViewError(f"post: expected a Posterior, got {type(post).__name__}")
-        temperature = _args.number_in("temperature", temperature, 0.001, 1000, ViewError)
+        if temperature is not None:
+            temperature = _args.number_in("temperature", temperature, 0.001, 1000, ViewError)
         view = post.view
         if not readable(view):
             raise ViewError("the policy reading needs a game without teams")
         self.post = post
-        self.temperature = float(temperature)
+        self.temperature = temperature
         self.history, self.removed, self.centre_removed = history_arrays(view)
-        self.watch = np.array([s != view.seat for s in range(MAXP)], dtype=np.bool_)
+        self.watch = np.array([s != view.seat and s < view.rules.players for s in range(MAXP)], dtype=np.bool_)
         self.rules = rules_array(view.rules, "scoring")
+        grid = [temperature] if temperature is not None else list(TEMPERATURES)
+        self._inv = np.array([1.0 / t for t in grid] + ([] if temperature is not None else [0.0]))
+
+    def seat_log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
+        """``[k, seat, t]``: the log-likelihood of ``seat``'s first reveals on posterior deal ``deals[k]`` at
+        temperature ``t`` of the reading's grid (its ``temperature``, or :data:`TEMPERATURES` then a
+        uniform choice)."""
+        args = self.post._args(seed)
+        out = np.zeros((len(deals), MAXP, len(self._inv)))
+        idx = np.arange(deals.start, deals.stop, dtype=np.int64)
+        run_log_likelihoods(*args[:5], self.rules, *args[6:], idx, self.removed, self.centre_removed,
+                            self.post.view.first_player, self.history, self.watch, self._inv, out)
+        return out
+
+    def temperatures(self, seed: int, deals: range) -> list[float | None]:
+        """The temperature each seat is read at on ``deals`` (``None``: not read; see the class)."""
+        return self._choose(self.seat_log_likelihoods(seed, deals))
+
+    def _choose(self, table: np.ndarray) -> list[float | None]:
+        if self.temperature is not None:
+            return [self.temperature if w else None for w in self.watch]
+        n = table.shape[0]
+        top = table.max(axis=0)
+        evidence = top + np.log(np.exp(table - top).sum(axis=0) / max(n, 1))
+        out: list[float | None] = []
+        for s in range(MAXP):
+            t = int(np.argmax(evidence[s]))
+            out.append(TEMPERATURES[t] if self.watch[s] and n and t < len(TEMPERATURES) else None)
+        return out
 
     def log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
-        """The log-likelihood of the watched first reveals on each posterior deal of ``deals``."""
-        args = self.post._args(seed)
+        """The log-likelihood of the watched first reveals on each posterior deal of ``deals``, each seat
+        at its temperature (:meth:`temperatures`, chosen on these deals)."""
+        table = self.seat_log_likelihoods(seed, deals)
+        chosen = self._choose(table)
+        grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
         out = np.zeros(len(deals))
-        idx = np.arange(deals.start, deals.stop, dtype=np.int64)
-        kernel_args = (*args[:5], self.rules, *args[6:])
-        run_log_likelihoods(*kernel_args, idx, self.removed, self.centre_removed, self.post.view.first_player,
-                            self.history, self.watch, 1.0 / self.temperature, out)
+        for s, t in enumerate(chosen):
+            if t is not None:
+                out += table[:, s, grid.index(t)]
         return out
 
     def weights(self, seed: int, deals: range) -> np.ndarray:
@@ -244,6 +317,33 @@ class PolicyReading:
         idx = np.minimum(idx, pool - 1).astype(np.int64)
         rng.shuffle(idx)
         return idx
+
+    def reweigh(self, evaluations: Sequence[Evaluation], seed: int, pool: int) -> list[Evaluation]:
+        """The mover's ``evaluations`` with ``p_trio``, ``p_win`` and ``progress`` under the read posterior:
+        each exact figure plus the weighted minus the plain mean of its turn's outcome over the first
+        ``pool`` deals of ``seed`` (the same deals, so most of the sampling noise cancels; a figure
+        that is certain stays certain). The turn is played with each evaluation's plan."""
+        view = self.post.view
+        if view.seat is None or view.seat != view.to_move:
+            raise ViewError("reweigh: the evaluations are the mover's, from its own view")
+        if not evaluations:
+            return []
+        w = self.weights(seed, range(pool))
+        firsts = np.array([kernel.encode(*to_action(e.reveal)) for e in evaluations], dtype=np.int64)
+        plans = np.stack([plan_array(e) for e in evaluations])
+        values = np.zeros((len(evaluations), pool), np.int64)
+        args = self.post._args(seed)
+        run_turn_values(*args[:5], self.rules, *args[6:], np.arange(pool, dtype=np.int64), firsts, plans, values)
+        trio = (values != 0).astype(float)
+        win = (values < 0).astype(float)
+        goal = np.array(goal_weights(view, view.seat))[np.abs(values)]
+        shift = w - 1.0 / pool
+        out = []
+        for e, dt, dw, dg in zip(evaluations, trio @ shift, win @ shift, goal @ shift):
+            p_trio = min(max(e.p_trio + float(dt), 0.0), 1.0)
+            p_win = min(max(e.p_win + float(dw), 0.0), p_trio)
+            out.append(replace(e, p_trio=p_trio, p_win=p_win, progress=max(e.progress + float(dg), 0.0)))
+        return out
 
     def effective_size(self, seed: int, pool: int) -> float:
         """Kish's effective sample size of the weights of the first ``pool`` deals: how many unweighted

@@ -41,7 +41,7 @@ from ..game.view import PlayerView
 from ..words import percent, pm
 from .._display import html_of
 
-__all__ = ["Objective", "TurnObjective", "PlanStep", "Evaluation", "Advice", "advise", "live_links"]
+__all__ = ["Objective", "TurnObjective", "PlanStep", "Evaluation", "Advice", "advise", "live_links", "goal_weights"]
 
 #: What an :class:`Advice` ranks by: the turn's chances (``"trio"``, ``"win"``, :func:`advise`) or the
 #: chance to win the game (``"game"``, :func:`trio_solver.decide.evaluate.advise_game`).
@@ -322,6 +322,13 @@ def _goal_weight(view: PlayerView, seat: int, v: int, win_values: frozenset[int]
     if rules.mode is Mode.SIMPLE:
         return 0.5
     return 0.25 * len(live_links(view, v))
+
+
+def goal_weights(view: PlayerView, seat: int) -> list[float]:
+    """For each value (index 0 unused, 0.0): how much a trio of it serves ``seat``'s goal, the weight of
+    :attr:`Evaluation.progress`."""
+    win_values = view.rules.winning_values(view.team_trios(seat))
+    return [0.0] + [_goal_weight(view, seat, v, win_values) for v in range(1, 13)]
 
 
 def live_links(view: PlayerView, v: int) -> list[int]:
