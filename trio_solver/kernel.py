@@ -100,6 +100,8 @@ COUNTING, SOLVER = 0, 1
 WIN_WEIGHT, GOAL_WEIGHT, LEAK_WEIGHT = 3.0, 0.5, 0.5
 
 SEVEN_BIT = 1 << 7
+#: ``(lv - 1) / lv`` for ``lv`` copies of a value unplaced (at most 3; index 0 unused).
+RATIOS = np.array([0.0, 0.0, 1.0 / 2.0, 2.0 / 3.0])
 
 
 def encode(kind: int, index: int) -> int:
@@ -565,14 +567,17 @@ def extreme(q: np.ndarray, m: int, lowest: bool, out: np.ndarray) -> None:
     chances ``q`` (index 0 unused)."""
     out[0] = 0.0
     beyond = 1.0
+    power = 1.0  # beyond ** m: each power serves two values
     for j in range(12):
         v = j + 1 if lowest else 12 - j
         if q[v] == 0.0 or beyond == 0.0:  # beyond ** m - beyond ** m, exactly
             out[v] = 0.0
             continue
         rest = max(beyond - q[v], 0.0)
-        out[v] = ipow(beyond, m) - ipow(rest, m)
+        after = ipow(rest, m)
+        out[v] = power - after
         beyond = rest
+        power = after
 
 
 @compiled
@@ -728,7 +733,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         plain[v] = -1.0
         for c in range(2):
             lv = left[v] - c
-            ratio[c, v] = (lv - 1) / lv if lv > 0 else 0.0
+            ratio[c, v] = RATIOS[lv] if lv > 0 else 0.0
             for t in range(5):
                 tops[c, v, t] = 0.0
                 tops_i[c, v, t] = -1
