@@ -373,19 +373,21 @@ CANDIDATES = 12 + 2 * MAXP + 1
 
 @compiled
 def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                         np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
     within reach, the first of them, the first of one's own, then the same for public cards), per
     unknown end its action and its extreme-value chances, per value ratios ``(lv - 1) / lv`` and
     floats, the known cards a turn may start with (action, value), a list of actions, and the best
     guesses per value (see :func:`start_choice`), then the candidate first reveals and their scores
-    (see :func:`start_scores`)."""
+    (see :func:`start_scores`), then the number of groups, unseen centre slots and first of them of the
+    last spread (see :func:`guess_spread`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64),
-            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES))
+            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES), np.empty(3, np.int64))
 
 
 #: The type of :func:`workspace`'s value (numba types it itself).
@@ -715,7 +717,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     reach among the cards it knows, the first of them (the centre, then seat by seat, lowest end before
     highest; a card every player knows before its own); then every unknown end; then the unseen
     centre (its first slot stands for all of them)."""
-    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores = ws
+    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores, spread_of = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
     behind, scale, plain = floats[0], floats[1], floats[2]
     second, weight = floats[3], floats[4]
@@ -728,6 +730,9 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     if leaky:
         reachable(st, rp, -1, public, counts[5], counts[6])
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
+    spread_of[0] = g
+    spread_of[1] = slots
+    spread_of[2] = cfirst
     for v in range(13):
         behind[v] = 0.0
         plain[v] = -1.0
@@ -849,10 +854,21 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
-    rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _, _, _ = ws
-    left = counts[0]
-    unaccounted(st, rp, seat, left)
-    g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, floats[1])
+    return guess_spread(st, rp, seat, v, ws, False)
+
+
+@compiled
+def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fresh: bool) -> int:
+    """:func:`guess`; ``fresh``: ``ws`` already holds the spread of ``st`` for ``seat`` (its rows and runs,
+    and in ``ws[14]`` its groups, unseen centre slots and first of them), else it is made there."""
+    rows, run_g, run_m, counts, floats, spread_of = ws[0], ws[1], ws[2], ws[3], ws[7], ws[14]
+    if not fresh:
+        unaccounted(st, rp, seat, counts[0])
+        g, slots, cfirst = spread(st, rp, seat, counts[0], rows, run_g, run_m, floats[1])
+        spread_of[0] = g
+        spread_of[1] = slots
+        spread_of[2] = cfirst
+    slots, cfirst = spread_of[1], spread_of[2]
     best_p = -1.0
     best = -1
     if slots:
@@ -876,20 +892,27 @@ def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
 @compiled
 def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """The rollout model's next action for the seat to move (-1: no legal action)."""
+    return choose_fresh(st, rp, ws, False)[0]
+
+
+@compiled
+def choose_fresh(st: np.ndarray, rp: np.ndarray, ws: Work, fresh: bool) -> tuple[int, bool]:
+    """:func:`choose`, ``fresh`` as in :func:`guess_spread`; also whether ``ws`` holds the spread of ``st``
+    for the mover after the call."""
     seat = st[O_TOMOVE]
     if not st[O_NFACE]:
-        return start_choice(st, rp, seat, ws)
+        return start_choice(st, rp, seat, ws), True
     face = st[O_FACE]
     counts = ws[3]
     reachable(st, rp, seat, counts[1], counts[2], counts[3])
     if counts[1, face]:
-        return counts[2, face]
-    a = guess(st, rp, seat, face, ws)
+        return counts[2, face], fresh
+    a = guess_spread(st, rp, seat, face, ws, fresh)
     # under SOLVER a place that cannot show the value is no better than a card everyone knows, which
     # shows the table nothing (solver's ties go to such a card)
     if a >= 0 and not (rp[R_POLICY] == SOLVER and ws[7][5, 0] <= 0.0):
-        return a
-    return harmless(st, rp, ws[9])
+        return a, True
+    return harmless(st, rp, ws[9]), True
 
 
 @compiled
@@ -949,6 +972,8 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
     ``plan[v, k]`` (the ``k``-th reveal after the first once it showed ``v``, -1 past the plan) while
     legal, then the rollout model."""
     start = st[O_TURNS]
+    seat = st[O_TOMOVE]
+    fresh = False  # ws holds the spread of st for the mover (see choose_fresh)
     while st[O_TURNS] == start and st[O_WINNER] < 0:
         made = st[O_NFACE] - offset
         a = -1
@@ -959,10 +984,13 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
             if a >= 0 and not is_legal(st, rp, a):
                 a = -1
         if a < 0:
-            a = choose(st, rp, ws)
+            a, fresh = choose_fresh(st, rp, ws, fresh)
         if a < 0:
             end_turn(st, rp)
             return
+        # a card the mover knew (its own or one every player knows) changes neither the cards it cannot
+        # place nor the places they may be in: the spread holds after it
+        fresh = fresh and ((a >> 4 != CENTRE and a & 15 == seat) or is_public(st, a))
         apply(st, rp, a)
 
 
