@@ -374,7 +374,7 @@ CANDIDATES = 12 + 2 * MAXP + 1
 @compiled
 def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                          np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray]:
+                         np.ndarray, np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
     within reach, the first of them, the first of one's own, then the same for public cards), per
@@ -382,12 +382,14 @@ def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
     floats, the known cards a turn may start with (action, value), a list of actions, and the best
     guesses per value (see :func:`start_choice`), then the candidate first reveals and their scores
     (see :func:`start_scores`), then the number of groups, unseen centre slots and first of them of the
-    last spread (see :func:`guess_spread`)."""
+    last spread (see :func:`guess_spread`), and per value the chances to find two more after an unknown
+    first reveal (see :func:`_more_after_end`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64),
-            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES), np.empty(3, np.int64))
+            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES), np.empty(3, np.int64),
+            np.empty((13, 5)))
 
 
 #: The type of :func:`workspace`'s value (numba types it itself).
@@ -673,6 +675,58 @@ def _two_more(v: int, col: int, skip_end: int, skip_centre: bool, have: int, lef
     return max(best1 * best2 * q, pair)
 
 
+@inlined
+def _more_of(e1: float, e2: float, pair: float, centre: int, pc: float, pb: float, q: float, have: int) -> float:
+    """The end of :func:`_two_more`: ``e1 >= e2`` the two likeliest ends to guess and ``pair`` the likeliest
+    end to give two cards, joined by ``centre`` unseen centre cards of chance ``pc`` each and the card
+    behind a known end, of chance ``pb`` (0: none)."""
+    best1 = e1
+    best2 = e2
+    if centre:
+        if pc > best1:
+            best2 = best1
+            best1 = pc
+        elif pc > best2:
+            best2 = pc
+        if centre >= 2:
+            pair = max(pair, pc * (pc * q))
+    if pb > best1:
+        best2 = best1
+        best1 = pb
+    elif pb > best2:
+        best2 = pb
+    if have == 1:
+        return best1
+    return max(best1 * best2 * q, pair)
+
+
+@inlined
+def _more_after_end(v: int, have: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, slots: int,
+                    tops: np.ndarray, tops_i: np.ndarray, behind: np.ndarray, out: np.ndarray) -> None:
+    """:func:`_two_more` for ``v`` after an unknown first reveal showed a ``v`` (``col`` 1), for every first
+    reveal at once: ``out[v, 0]`` for an end that is none of ``v``'s likeliest (``tops_i[1, v]`` 0, 1
+    and 3), ``out[v, 1]``, ``out[v, 2]``, ``out[v, 3]`` for those three ends (each left out of the
+    guesses) and ``out[v, 4]`` for an unseen centre card. The ends' chances are in ``tops[1, v]``,
+    largest first (0 past the last), so leaving one out keeps the first two of the others."""
+    if have >= 2 or left[v] - 1 <= 0:
+        x = 1.0 if have >= 2 else 0.0
+        for c in range(5):
+            out[v, c] = x
+        return
+    scale = ratio[0, v]  # lv / left[v]
+    q = ratio[1, v]
+    e0, e1, e2 = tops[1, v, 0], tops[1, v, 1], tops[1, v, 2]
+    p3, p4 = tops[1, v, 3], tops[1, v, 4]
+    i3 = tops_i[1, v, 3]
+    pc = rows[0, v] * scale if slots else 0.0
+    pb = behind[v] * scale
+    out[v, 0] = _more_of(e0, e1, p3, slots, pc, pb, q, have)
+    out[v, 1] = _more_of(e1, e2, p4 if i3 == tops_i[1, v, 0] else p3, slots, pc, pb, q, have)
+    out[v, 2] = _more_of(e0, e2, p4 if i3 == tops_i[1, v, 1] else p3, slots, pc, pb, q, have)
+    out[v, 3] = _more_of(e0, e1, p4, slots, pc, pb, q, have)
+    out[v, 4] = _more_of(e0, e1, p3, slots - 1, pc, pb, q, have)
+
+
 @compiled
 def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, ends: np.ndarray,
                 ends_d: np.ndarray, n_ends: int, tops: np.ndarray, tops_i: np.ndarray) -> None:
@@ -717,9 +771,10 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     reach among the cards it knows, the first of them (the centre, then seat by seat, lowest end before
     highest; a card every player knows before its own); then every unknown end; then the unseen
     centre (its first slot stands for all of them)."""
-    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores, spread_of = ws
+    (rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores, spread_of,
+     more_tab) = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
-    behind, scale, plain = floats[0], floats[1], floats[2]
+    behind, scale, ready = floats[0], floats[1], floats[2]
     second, weight = floats[3], floats[4]
     P = rp[R_PLAYERS]
     unaccounted(st, rp, seat, left)
@@ -735,7 +790,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     spread_of[2] = cfirst
     for v in range(13):
         behind[v] = 0.0
-        plain[v] = -1.0
+        ready[v] = 0.0
         for c in range(2):
             lv = left[v] - c
             ratio[c, v] = RATIOS[lv] if lv > 0 else 0.0
@@ -816,14 +871,19 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
             if d > 0:
                 if leaky and public[v] >= 2:  # a failure shows a v beside two public ones: the next player's trio
                     leak += d
-                if k < n_ends and k != tops_i[1, v, 0] and k != tops_i[1, v, 1] and k != tops_i[1, v, 3]:
-                    if plain[v] < 0:  # the same for every first reveal that is none of v's best guesses
-                        plain[v] = _two_more(v, 1, -1, False, cnt[v], left, ratio, rows, slots, tops, tops_i,
-                                             behind)
-                    more = plain[v]
+                if not ready[v]:
+                    _more_after_end(v, cnt[v], left, ratio, rows, slots, tops, tops_i, behind, more_tab)
+                    ready[v] = 1.0
+                if k == n_ends:
+                    more = more_tab[v, 4]
+                elif k == tops_i[1, v, 0]:
+                    more = more_tab[v, 1]
+                elif k == tops_i[1, v, 1]:
+                    more = more_tab[v, 2]
+                elif k == tops_i[1, v, 3]:
+                    more = more_tab[v, 3]
                 else:
-                    more = _two_more(v, 1, k if k < n_ends else -1, k == n_ends, cnt[v], left, ratio, rows, slots,
-                                     tops, tops_i, behind)
+                    more = more_tab[v, 0]
                 score += d * more * weight[v]
         if leaky:
             score -= LEAK_WEIGHT * leak
