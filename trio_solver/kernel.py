@@ -794,9 +794,9 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         for c in range(2):
             lv = left[v] - c
             ratio[c, v] = RATIOS[lv] if lv > 0 else 0.0
-            for t in range(5):
-                tops[c, v, t] = 0.0
-                tops_i[c, v, t] = -1
+        for t in range(5):  # (tops[0, v] is made where it is read, by _known_tops)
+            tops[1, v, t] = 0.0
+            tops_i[1, v, t] = -1
     n_ends = 0
     n_known = 0
     last_group = -1
