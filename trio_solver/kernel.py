@@ -491,6 +491,38 @@ def reachable(st: np.ndarray, rp: np.ndarray, seat: int, cnt: np.ndarray, first:
 
 
 @compiled
+def reach_first(st: np.ndarray, rp: np.ndarray, seat: int, v: int) -> int:
+    """:func:`reachable`'s first card of the one value ``v`` (-1: none within reach): the first card of ``v``
+    every player knows, in the order of :func:`legal`, else the first of ``seat``'s own. An end shows
+    ``v`` only if it is known; the highest end of a hand whose lowest end is not a ``v`` is within reach
+    unless the run of equal known cards from the lowest end covers the whole hand, and then the highest
+    end is not a ``v`` either."""
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if st[O_C + i] == v and st[O_CK + i] and not (up >> i & 1):
+            return i
+    own_first = -1
+    for s in range(rp[R_PLAYERS]):
+        if accessible(st, s) <= 0:
+            continue
+        base = s * HMAX
+        own = s == seat
+        p = st[O_LO + s]
+        q = st[O_SIZE + s] - 1 - st[O_HI + s]
+        a = -1
+        if st[O_H + base + p] == v and (own or st[O_K + base + p]):
+            a = LOWEST * 16 + s
+        elif st[O_H + base + q] == v and (own or st[O_K + base + q]):
+            a = HIGHEST * 16 + s
+        if a >= 0:
+            if not own:
+                return a
+            if own_first < 0:
+                own_first = a
+    return own_first
+
+
+@compiled
 def spread(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray, rows: np.ndarray,
            run_g: np.ndarray, run_m: np.ndarray, scale: np.ndarray) -> tuple[int, int, int]:
     """Where ``seat`` expects the cards it cannot place: per value chances for one card of each group of
@@ -963,10 +995,9 @@ def choose_fresh(st: np.ndarray, rp: np.ndarray, ws: Work, fresh: bool) -> tuple
     if not st[O_NFACE]:
         return start_choice(st, rp, seat, ws), True
     face = st[O_FACE]
-    counts = ws[3]
-    reachable(st, rp, seat, counts[1], counts[2], counts[3])
-    if counts[1, face]:
-        return counts[2, face], fresh
+    a = reach_first(st, rp, seat, face)
+    if a >= 0:
+        return a, fresh
     a = guess_spread(st, rp, seat, face, ws, fresh)
     # under SOLVER a place that cannot show the value is no better than a card everyone knows, which
     # shows the table nothing (solver's ties go to such a card)
