@@ -430,9 +430,8 @@ def unaccounted(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray) -> 
             for p in range(size):
                 left[st[O_H + base + p]] -= 1
         else:
-            for p in range(size):
-                if st[O_K + base + p]:
-                    left[st[O_H + base + p]] -= 1
+            for p in range(size):  # a known flag is 0 or 1
+                left[st[O_H + base + p]] -= st[O_K + base + p]
     for i in range(st[O_NCENTRE]):
         c = st[O_C + i]
         if st[O_CK + i] and c >= 0:
