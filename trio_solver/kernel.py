@@ -100,6 +100,8 @@ COUNTING, SOLVER = 0, 1
 WIN_WEIGHT, GOAL_WEIGHT, LEAK_WEIGHT = 3.0, 0.5, 0.5
 
 SEVEN_BIT = 1 << 7
+#: ``(lv - 1) / lv`` for ``lv`` copies of a value unplaced (at most 3; index 0 unused).
+RATIOS = np.array([0.0, 0.0, 1.0 / 2.0, 2.0 / 3.0])
 
 
 def encode(kind: int, index: int) -> int:
@@ -371,19 +373,23 @@ CANDIDATES = 12 + 2 * MAXP + 1
 
 @compiled
 def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                         np.ndarray, np.ndarray]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
     within reach, the first of them, the first of one's own, then the same for public cards), per
     unknown end its action and its extreme-value chances, per value ratios ``(lv - 1) / lv`` and
     floats, the known cards a turn may start with (action, value), a list of actions, and the best
     guesses per value (see :func:`start_choice`), then the candidate first reveals and their scores
-    (see :func:`start_scores`)."""
+    (see :func:`start_scores`), then the number of groups, unseen centre slots and first of them of the
+    last spread (see :func:`guess_spread`), and per value the chances to find two more after an unknown
+    first reveal (see :func:`_more_after_end`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64),
-            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES))
+            np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES), np.empty(3, np.int64),
+            np.empty((13, 5)))
 
 
 #: The type of :func:`workspace`'s value (numba types it itself).
@@ -424,9 +430,8 @@ def unaccounted(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray) -> 
             for p in range(size):
                 left[st[O_H + base + p]] -= 1
         else:
-            for p in range(size):
-                if st[O_K + base + p]:
-                    left[st[O_H + base + p]] -= 1
+            for p in range(size):  # a known flag is 0 or 1
+                left[st[O_H + base + p]] -= st[O_K + base + p]
     for i in range(st[O_NCENTRE]):
         c = st[O_C + i]
         if st[O_CK + i] and c >= 0:
@@ -482,6 +487,38 @@ def reachable(st: np.ndarray, rp: np.ndarray, seat: int, cnt: np.ndarray, first:
     for v in range(13):
         if first[v] < 0:
             first[v] = first_own[v]
+
+
+@compiled
+def reach_first(st: np.ndarray, rp: np.ndarray, seat: int, v: int) -> int:
+    """:func:`reachable`'s first card of the one value ``v`` (-1: none within reach): the first card of ``v``
+    every player knows, in the order of :func:`legal`, else the first of ``seat``'s own. An end shows
+    ``v`` only if it is known; the highest end of a hand whose lowest end is not a ``v`` is within reach
+    unless the run of equal known cards from the lowest end covers the whole hand, and then the highest
+    end is not a ``v`` either."""
+    up = st[O_UP]
+    for i in range(st[O_NCENTRE]):
+        if st[O_C + i] == v and st[O_CK + i] and not (up >> i & 1):
+            return i
+    own_first = -1
+    for s in range(rp[R_PLAYERS]):
+        if accessible(st, s) <= 0:
+            continue
+        base = s * HMAX
+        own = s == seat
+        p = st[O_LO + s]
+        q = st[O_SIZE + s] - 1 - st[O_HI + s]
+        a = -1
+        if st[O_H + base + p] == v and (own or st[O_K + base + p]):
+            a = LOWEST * 16 + s
+        elif st[O_H + base + q] == v and (own or st[O_K + base + q]):
+            a = HIGHEST * 16 + s
+        if a >= 0:
+            if not own:
+                return a
+            if own_first < 0:
+                own_first = a
+    return own_first
 
 
 @compiled
@@ -565,14 +602,17 @@ def extreme(q: np.ndarray, m: int, lowest: bool, out: np.ndarray) -> None:
     chances ``q`` (index 0 unused)."""
     out[0] = 0.0
     beyond = 1.0
+    power = 1.0  # beyond ** m: each power serves two values
     for j in range(12):
         v = j + 1 if lowest else 12 - j
         if q[v] == 0.0 or beyond == 0.0:  # beyond ** m - beyond ** m, exactly
             out[v] = 0.0
             continue
         rest = max(beyond - q[v], 0.0)
-        out[v] = ipow(beyond, m) - ipow(rest, m)
+        after = ipow(rest, m)
+        out[v] = power - after
         beyond = rest
+        power = after
 
 
 @compiled
@@ -666,6 +706,58 @@ def _two_more(v: int, col: int, skip_end: int, skip_centre: bool, have: int, lef
     return max(best1 * best2 * q, pair)
 
 
+@inlined
+def _more_of(e1: float, e2: float, pair: float, centre: int, pc: float, pb: float, q: float, have: int) -> float:
+    """The end of :func:`_two_more`: ``e1 >= e2`` the two likeliest ends to guess and ``pair`` the likeliest
+    end to give two cards, joined by ``centre`` unseen centre cards of chance ``pc`` each and the card
+    behind a known end, of chance ``pb`` (0: none)."""
+    best1 = e1
+    best2 = e2
+    if centre:
+        if pc > best1:
+            best2 = best1
+            best1 = pc
+        elif pc > best2:
+            best2 = pc
+        if centre >= 2:
+            pair = max(pair, pc * (pc * q))
+    if pb > best1:
+        best2 = best1
+        best1 = pb
+    elif pb > best2:
+        best2 = pb
+    if have == 1:
+        return best1
+    return max(best1 * best2 * q, pair)
+
+
+@inlined
+def _more_after_end(v: int, have: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, slots: int,
+                    tops: np.ndarray, tops_i: np.ndarray, behind: np.ndarray, out: np.ndarray) -> None:
+    """:func:`_two_more` for ``v`` after an unknown first reveal showed a ``v`` (``col`` 1), for every first
+    reveal at once: ``out[v, 0]`` for an end that is none of ``v``'s likeliest (``tops_i[1, v]`` 0, 1
+    and 3), ``out[v, 1]``, ``out[v, 2]``, ``out[v, 3]`` for those three ends (each left out of the
+    guesses) and ``out[v, 4]`` for an unseen centre card. The ends' chances are in ``tops[1, v]``,
+    largest first (0 past the last), so leaving one out keeps the first two of the others."""
+    if have >= 2 or left[v] - 1 <= 0:
+        x = 1.0 if have >= 2 else 0.0
+        for c in range(5):
+            out[v, c] = x
+        return
+    scale = ratio[0, v]  # lv / left[v]
+    q = ratio[1, v]
+    e0, e1, e2 = tops[1, v, 0], tops[1, v, 1], tops[1, v, 2]
+    p3, p4 = tops[1, v, 3], tops[1, v, 4]
+    i3 = tops_i[1, v, 3]
+    pc = rows[0, v] * scale if slots else 0.0
+    pb = behind[v] * scale
+    out[v, 0] = _more_of(e0, e1, p3, slots, pc, pb, q, have)
+    out[v, 1] = _more_of(e1, e2, p4 if i3 == tops_i[1, v, 0] else p3, slots, pc, pb, q, have)
+    out[v, 2] = _more_of(e0, e2, p4 if i3 == tops_i[1, v, 1] else p3, slots, pc, pb, q, have)
+    out[v, 3] = _more_of(e0, e1, p4, slots, pc, pb, q, have)
+    out[v, 4] = _more_of(e0, e1, p3, slots - 1, pc, pb, q, have)
+
+
 @compiled
 def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, ends: np.ndarray,
                 ends_d: np.ndarray, n_ends: int, tops: np.ndarray, tops_i: np.ndarray) -> None:
@@ -710,9 +802,10 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     reach among the cards it knows, the first of them (the centre, then seat by seat, lowest end before
     highest; a card every player knows before its own); then every unknown end; then the unseen
     centre (its first slot stands for all of them)."""
-    rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores = ws
+    (rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores, spread_of,
+     more_tab) = ws
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
-    behind, scale, plain = floats[0], floats[1], floats[2]
+    behind, scale, ready = floats[0], floats[1], floats[2]
     second, weight = floats[3], floats[4]
     P = rp[R_PLAYERS]
     unaccounted(st, rp, seat, left)
@@ -723,15 +816,18 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     if leaky:
         reachable(st, rp, -1, public, counts[5], counts[6])
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
+    spread_of[0] = g
+    spread_of[1] = slots
+    spread_of[2] = cfirst
     for v in range(13):
         behind[v] = 0.0
-        plain[v] = -1.0
+        ready[v] = 0.0
         for c in range(2):
             lv = left[v] - c
-            ratio[c, v] = (lv - 1) / lv if lv > 0 else 0.0
-            for t in range(5):
-                tops[c, v, t] = 0.0
-                tops_i[c, v, t] = -1
+            ratio[c, v] = RATIOS[lv] if lv > 0 else 0.0
+        for t in range(5):  # (tops[0, v] is made where it is read, by _known_tops)
+            tops[1, v, t] = 0.0
+            tops_i[1, v, t] = -1
     n_ends = 0
     n_known = 0
     last_group = -1
@@ -806,14 +902,19 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
             if d > 0:
                 if leaky and public[v] >= 2:  # a failure shows a v beside two public ones: the next player's trio
                     leak += d
-                if k < n_ends and k != tops_i[1, v, 0] and k != tops_i[1, v, 1] and k != tops_i[1, v, 3]:
-                    if plain[v] < 0:  # the same for every first reveal that is none of v's best guesses
-                        plain[v] = _two_more(v, 1, -1, False, cnt[v], left, ratio, rows, slots, tops, tops_i,
-                                             behind)
-                    more = plain[v]
+                if not ready[v]:
+                    _more_after_end(v, cnt[v], left, ratio, rows, slots, tops, tops_i, behind, more_tab)
+                    ready[v] = 1.0
+                if k == n_ends:
+                    more = more_tab[v, 4]
+                elif k == tops_i[1, v, 0]:
+                    more = more_tab[v, 1]
+                elif k == tops_i[1, v, 1]:
+                    more = more_tab[v, 2]
+                elif k == tops_i[1, v, 3]:
+                    more = more_tab[v, 3]
                 else:
-                    more = _two_more(v, 1, k if k < n_ends else -1, k == n_ends, cnt[v], left, ratio, rows, slots,
-                                     tops, tops_i, behind)
+                    more = more_tab[v, 0]
                 score += d * more * weight[v]
         if leaky:
             score -= LEAK_WEIGHT * leak
@@ -844,10 +945,21 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
-    rows, run_g, run_m, counts, _, _, _, floats, _, _, _, _, _, _ = ws
-    left = counts[0]
-    unaccounted(st, rp, seat, left)
-    g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, floats[1])
+    return guess_spread(st, rp, seat, v, ws, False)
+
+
+@compiled
+def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fresh: bool) -> int:
+    """:func:`guess`; ``fresh``: ``ws`` already holds the spread of ``st`` for ``seat`` (its rows and runs,
+    and in ``ws[14]`` its groups, unseen centre slots and first of them), else it is made there."""
+    rows, run_g, run_m, counts, floats, spread_of = ws[0], ws[1], ws[2], ws[3], ws[7], ws[14]
+    if not fresh:
+        unaccounted(st, rp, seat, counts[0])
+        g, slots, cfirst = spread(st, rp, seat, counts[0], rows, run_g, run_m, floats[1])
+        spread_of[0] = g
+        spread_of[1] = slots
+        spread_of[2] = cfirst
+    slots, cfirst = spread_of[1], spread_of[2]
     best_p = -1.0
     best = -1
     if slots:
@@ -871,20 +983,26 @@ def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
 @compiled
 def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """The rollout model's next action for the seat to move (-1: no legal action)."""
+    return choose_fresh(st, rp, ws, False)[0]
+
+
+@compiled
+def choose_fresh(st: np.ndarray, rp: np.ndarray, ws: Work, fresh: bool) -> tuple[int, bool]:
+    """:func:`choose`, ``fresh`` as in :func:`guess_spread`; also whether ``ws`` holds the spread of ``st``
+    for the mover after the call."""
     seat = st[O_TOMOVE]
     if not st[O_NFACE]:
-        return start_choice(st, rp, seat, ws)
+        return start_choice(st, rp, seat, ws), True
     face = st[O_FACE]
-    counts = ws[3]
-    reachable(st, rp, seat, counts[1], counts[2], counts[3])
-    if counts[1, face]:
-        return counts[2, face]
-    a = guess(st, rp, seat, face, ws)
+    a = reach_first(st, rp, seat, face)
+    if a >= 0:
+        return a, fresh
+    a = guess_spread(st, rp, seat, face, ws, fresh)
     # under SOLVER a place that cannot show the value is no better than a card everyone knows, which
     # shows the table nothing (solver's ties go to such a card)
     if a >= 0 and not (rp[R_POLICY] == SOLVER and ws[7][5, 0] <= 0.0):
-        return a
-    return harmless(st, rp, ws[9])
+        return a, True
+    return harmless(st, rp, ws[9]), True
 
 
 @compiled
@@ -944,6 +1062,8 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
     ``plan[v, k]`` (the ``k``-th reveal after the first once it showed ``v``, -1 past the plan) while
     legal, then the rollout model."""
     start = st[O_TURNS]
+    seat = st[O_TOMOVE]
+    fresh = False  # ws holds the spread of st for the mover (see choose_fresh)
     while st[O_TURNS] == start and st[O_WINNER] < 0:
         made = st[O_NFACE] - offset
         a = -1
@@ -954,10 +1074,13 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
             if a >= 0 and not is_legal(st, rp, a):
                 a = -1
         if a < 0:
-            a = choose(st, rp, ws)
+            a, fresh = choose_fresh(st, rp, ws, fresh)
         if a < 0:
             end_turn(st, rp)
             return
+        # a card the mover knew (its own or one every player knows) changes neither the cards it cannot
+        # place nor the places they may be in: the spread holds after it
+        fresh = fresh and ((a >> 4 != CENTRE and a & 15 == seat) or is_public(st, a))
         apply(st, rp, a)
 
 
