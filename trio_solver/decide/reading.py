@@ -14,16 +14,23 @@ under a model of their play:
   player who chose, with what it knew then (its own hand and what the table remembered);
 * **the choice** is a softmax over the model's candidates (one per value among the cards the
   player knew, each unknown end, the unseen centre as one): the chance of candidate ``k`` is
-  ``exp(score_k / T) / sum_j exp(score_j / T)`` with the temperature ``T`` =
-  :data:`DEFAULT_TEMPERATURE`, fitted on games of ``solver`` bots by maximum likelihood
-  (``benchmarks/fit_temperature.py``; docs/MEASUREMENTS.md). A card the player knew counts as
-  its value's candidate; an unseen centre card as the centre's.
+  ``exp(score_k / T) / sum_j exp(score_j / T)``. A card the player knew counts as its value's
+  candidate; an unseen centre card as the centre's;
+* **the temperature** ``T`` is chosen for each player from :data:`TEMPERATURES` by the evidence of
+  its own first reveals so far (the mean likelihood over the posterior deals), and a player whose
+  reveals a uniform choice among the candidates explains better is not read at all. The first of the
+  grid, :data:`DEFAULT_TEMPERATURE` = 0.1, is the maximum-likelihood fit on the first reveals of
+  ``solver`` bots with the whole deal known (``benchmarks/fit_temperature.py``; 0.1 at 3 players
+  simple and Picante and at 4 players); ``memory`` bots fit 0.5.
 
 The weight is a product over the turns of the game, so it cannot be folded into the lattice
 (whose weights factor by value); it is applied to sampled deals instead (importance weights,
 :class:`PolicyReading`): the past of each deal is rebuilt from its current hands (the cards
 that left in trios are public, so the deal at the start follows) and replayed in the compiled
-kernel, scoring every watched turn start on the way.
+kernel, scoring every watched turn start on the way. The ``expert`` uses the weights twice: its
+turn figures (``p_trio``, ``p_win``, the goal) become the exact ones plus the weighted minus the
+plain mean of each turn's outcome on the same deals (:meth:`PolicyReading.reweigh`), and its races
+play deals resampled by weight (:meth:`PolicyReading.resample`).
 
 Only games without teams are read this way: in team play the secret swaps change the hands
 between turns in ways the current deal does not tell, and every deal keeps the weight 1. The
