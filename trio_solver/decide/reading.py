@@ -266,6 +266,7 @@ class PolicyReading:
         self.watch = np.array([s != view.seat and s < view.rules.players for s in range(MAXP)], dtype=np.bool_)
         self.rules = rules_array(view.rules, "scoring")
         grid = [temperature] if temperature is not None else list(TEMPERATURES)
+        self._last: tuple[tuple[int, range], np.ndarray] | None = None
         self._inv = np.array([1.0 / t for t in grid] + ([] if temperature is not None else [0.0]))
 
     def seat_log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
@@ -308,10 +309,14 @@ class PolicyReading:
         return out
 
     def weights(self, seed: int, deals: range) -> np.ndarray:
-        """Each deal's weight, normalised to sum to 1."""
+        """Each deal's weight, normalised to sum to 1 (kept for the last ``seed`` and ``deals`` asked)."""
+        if self._last is not None and self._last[0] == (seed, deals):
+            return self._last[1]
         ll = self.log_likelihoods(seed, deals)
         w = np.exp(ll - ll.max()) if len(ll) else ll
-        return w / w.sum() if len(w) else w
+        w = w / w.sum() if len(w) else w
+        self._last = ((seed, deals), w)
+        return w
 
     def resample(self, seed: int, pool: int, size: int) -> np.ndarray:
         """``size`` deal indices drawn from the first ``pool`` deals of ``seed`` in proportion to their
