@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -154,7 +153,6 @@ def test_the_weighted_posterior_matches_a_brute_force_over_deals() -> None:
         reading = PolicyReading(post, DEFAULT_TEMPERATURE)
         exact: dict[tuple[int, int], Counter[int]] = {}
         plain: dict[tuple[int, int], Counter[int]] = {}
-        total = Fraction(0)
         lw = [reference_log_likelihood(view, [list(h) for h in p.hands], list(p.centre), DEFAULT_TEMPERATURE)
               for p, _ in bf.placements]
         top = max(lw)

@@ -50,8 +50,8 @@ from .. import _args, kernel
 from ..errors import ViewError
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
-from ..kernel import (CENTRE, HIGHEST, HMAX, LOWEST, MAXP, O_C, O_CK, O_H, O_HI, O_K, O_LO, O_NCENTRE, O_NFACE,
-                      O_SIZE, O_TOMOVE, O_WINNER, STATE_SIZE, Work, compiled)
+from ..kernel import (CENTRE, HMAX, LOWEST, MAXP, O_C, O_CK, O_H, O_K, O_NCENTRE, O_NFACE, O_SIZE, O_TOMOVE,
+                      O_WINNER, STATE_SIZE, Work, compiled)
 from .evaluate import Posterior, plan_array
 from .rollout import rules_array, to_action
 from .search import Evaluation, goal_weights
