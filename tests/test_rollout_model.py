@@ -20,6 +20,7 @@ from trio_solver.run.simulate import play_game
 from trio_solver.game.view import PlayerView
 
 
+@settings(deadline=None)  # the first call may load the compiled kernel
 @given(st.lists(st.integers(0, 5), min_size=12, max_size=12).filter(lambda w: sum(w) > 0),
        st.integers(1, 4), st.booleans())
 def test_the_end_of_a_run_is_its_smallest_or_largest_card(weights: list[int], m: int, lowest: bool) -> None:

@@ -50,7 +50,7 @@ from ..words import percent as _pct
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
            "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
-           "explain", "plan_array", "playouts_played", "playout_tally", "playout_tallies", "paired_gap", "swap_outcomes"]
+           "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally", "playout_tallies", "paired_gap", "swap_outcomes"]
 
 #: The most playouts :func:`evaluate` plays by default (it stops sooner once precise enough).
 DEFAULT_SAMPLES = 4000
@@ -131,13 +131,20 @@ class Posterior:
         self.packed = b.packed
         self.deal_map: np.ndarray | None = None
 
-    def follow(self, deal_map: np.ndarray) -> None:
+    def follow(self, deal_map: Sequence[int] | np.ndarray) -> None:
         """Play position ``j`` of every later call on deal ``deal_map[j % len(deal_map)]`` instead of deal
-        ``j`` (deals resampled by weight, :meth:`trio_solver.decide.reading.PolicyReading.resample`)."""
-        m = np.asarray(deal_map, dtype=np.int64)
-        if m.ndim != 1 or not len(m) or int(m.min()) < 0:
-            raise ViewError("deal_map: expected a non-empty list of deal indices")
-        self.deal_map = m
+        ``j`` (deals resampled by weight, :meth:`trio_solver.decide.reading.PolicyReading.resample`); the
+        map is copied. Raises :class:`~trio_solver.errors.ViewError` unless it is a non-empty list of
+        whole numbers from 0 to :data:`MAX_SAMPLES`."""
+        items: list[object] = []
+        if isinstance(deal_map, np.ndarray) and deal_map.dtype.kind in "iu" and deal_map.ndim == 1:
+            items = [int(x) for x in deal_map]
+        elif isinstance(deal_map, (list, tuple)):
+            items = list(deal_map)
+        if not items or not all(type(x) is int and 0 <= x <= MAX_SAMPLES for x in items):
+            raise ViewError(f"deal_map: expected a non-empty list of deal numbers from 0 to {MAX_SAMPLES}, "
+                            f"got {_args.show(deal_map)}")
+        self.deal_map = np.array(items, dtype=np.int64)
 
     def _deals(self, part: range) -> np.ndarray:
         """The deal indices behind the positions ``part``."""
@@ -160,7 +167,7 @@ class Posterior:
     def outcomes(self, seed: int, deals: range) -> np.ndarray:
         """Each side's result (1 won, 0 lost, a draw split evenly) of the rollout model's game on each deal."""
         out = np.zeros((len(deals), len(self.view.rules.teams_of_seats)))
-        for part in _chunks(deals):
+        for part in deal_chunks(deals):
             limits.check("evaluate")
             x = np.zeros((len(part), out.shape[1]))
             kernel.run_outcomes(*self._args(seed), self._deals(part), x)
@@ -175,7 +182,7 @@ class Posterior:
         plans = np.stack([plan_array(e) for e in evaluations]) if evaluations else np.zeros((0, 13, 2), np.int64)
         strata = np.zeros((len(evaluations), len(deals)), np.int64)
         results = np.zeros((len(evaluations), len(deals)))
-        for part in _chunks(deals):
+        for part in deal_chunks(deals):
             limits.check("advise for the game")
             a, b = part.start - deals.start, part.stop - deals.start
             h, x = np.zeros((len(evaluations), b - a), np.int64), np.zeros((len(evaluations), b - a))
@@ -190,7 +197,7 @@ class Posterior:
         assert seat is not None
         codes = np.array([-1 if g is None else g for g in gives], dtype=np.int64)
         out = np.zeros((len(gives), len(deals)))
-        for part in _chunks(deals):
+        for part in deal_chunks(deals):
             limits.check("the swap search")
             a, b = part.start - deals.start, part.stop - deals.start
             x = np.zeros((len(gives), b - a))
@@ -205,7 +212,9 @@ CHUNK = 256
 _PLAYED = [0]
 
 
-def _chunks(deals: range) -> list[range]:
+def deal_chunks(deals: range) -> list[range]:
+    """``deals`` (a range of step 1) cut into parts of at most :data:`CHUNK`: one call of the kernel each,
+    the active time limit checked between them."""
     return [range(a, min(a + CHUNK, deals.stop)) for a in range(deals.start, deals.stop, CHUNK)]
 
 

@@ -17,7 +17,11 @@ likely win up).
   (:mod:`trio_solver.decide.rollout`: the ``solver`` bot's turn score on counted
   chances), for the opponents and for itself. A window of 0.2, or every reveal,
   measured weaker: the playouts' game values are not good enough to overrule a
-  clearly better chance this turn.
+  clearly better chance this turn. Without teams it also reads its opponents by
+  their first reveals (:mod:`trio_solver.decide.reading`): its turn figures are
+  those of the posterior weighted by how likely each deal makes those reveals, and
+  its races play deals resampled by that weight, so "certain" and "exact" below
+  mean under that posterior.
 * ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
   ordered by the turn-level score of ``solver`` without its leak penalty
   (:func:`solver_score`), and races only the reveals that tie with the best (within
@@ -37,9 +41,10 @@ deterministic for a seed whatever the machine's speed. By default it is
 :func:`default_budget`: 1920 at 3 players, fewer with more players (their playouts
 are longer and they have more reveals), so that a decision takes about the same
 time at every table size. ``time_cap`` (seconds, off by default) is a safety net for
-a person waiting: the race is played in batches of :data:`CAP_BATCH` deals and stops
-at the first batch that ends past the cap, taking the leader so far; a decision that
-ends within its cap is the same as without one.
+a person waiting: counted from the start of the decision (the reading included), the
+race is played in batches of :data:`CAP_BATCH` deals and stops at the first batch that
+ends past the cap, taking the leader so far; a decision that ends within its cap is
+the same as without one.
 """
 
 from __future__ import annotations
@@ -124,7 +129,8 @@ def _check_budget(budget: object) -> int:
 
 class TiesExpertBot:
     """``expert-ties``: playouts to the end of the game over exact posterior samples, among the advisor's
-    reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn."""
+    reveals tied on the turn score (the counting rollout policy), the exact plan mid-turn. It does not
+    read first reveals unless asked to (``policy_reading=True``)."""
 
     name = "expert-ties"
     #: The rollout policy of its playouts (:data:`trio_solver.decide.rollout.POLICIES`).
@@ -147,9 +153,10 @@ class TiesExpertBot:
         ``read``; :data:`DEFAULT_READ`); ``None`` plays on the exact public posterior. ``time_cap``:
         seconds of wall-clock time after which a race stops at the end of its current batch and the
         leader so far is played (``None``, the default: no cap; see the module docstring).
-        ``policy_reading``: whether the races play on deals weighted by the opponents' first reveals
-        (:mod:`trio_solver.decide.reading`; ``None``: the class's :attr:`reads_policy`), each opponent
-        at ``temperature`` (``None``: at the temperature its own play fits best, or not at all)."""
+        ``policy_reading``: whether the turn figures and the races use the posterior weighted by the
+        opponents' first reveals (:mod:`trio_solver.decide.reading`; ``None``: the class's
+        :attr:`reads_policy`), each opponent read at ``temperature`` (``None``: at the temperature
+        its own play fits best, or not at all; unused without the reading)."""
         self.rng = rng
         self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
                                                                        ViewError)
@@ -163,6 +170,7 @@ class TiesExpertBot:
         if policy_reading is not None and not isinstance(policy_reading, bool):
             raise ViewError(f"policy_reading: expected true, false or None, got {_args.show(policy_reading)}")
         self.policy_reading = self.reads_policy if policy_reading is None else policy_reading
+        self._started: float | None = None  # when the decision under way started (see the time cap)
         self.temperature = (None if temperature is None
                             else _args.number_in("temperature", temperature, 0.001, 1000, ViewError))
 
@@ -180,6 +188,7 @@ class TiesExpertBot:
         beliefs = Beliefs(view, read=self.read)
         advice = advise(view, "trio", beliefs=beliefs)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path
+        self._started = time.monotonic()  # the time cap counts the reading too
         post, evaluations = self._read(view, beliefs, seed, advice.evaluations)
         ranked = self.ranked(view, evaluations)
         top = round(self.score(view, ranked[0]), 12)
@@ -283,7 +292,8 @@ class TiesExpertBot:
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         per_round = budget // rounds
-        deadline = None if self.time_cap is None else time.monotonic() + self.time_cap
+        deadline = None if self.time_cap is None else (self._started or time.monotonic()) + self.time_cap
+        self._started = None
         done = 0
         for r in range(rounds):
             share = max(1, per_round // len(alive))
@@ -316,6 +326,7 @@ class TiesExpertBot:
         as for a reveal."""
         _args.instance("view", view, PlayerView, ViewError)
         seed = self.rng.getrandbits(32)
+        self._started = time.monotonic()
         if view.seat is None or view.rules.partner(view.seat) is None:
             return None
         beliefs = Beliefs(view, read=self.read)
@@ -338,8 +349,10 @@ class ExpertBot(TiesExpertBot):
     """``expert``: races the distinct reveals whose turn score is within :data:`SEARCH_WINDOW` of the
     best, at the start of a turn and in its middle, by playouts to the end of the game on common
     posterior deals (successive halving), the opponents and itself played by the ``scoring`` rollout
-    policy (the ``solver`` bot's turn score on counted chances). A certain trio with the best turn
-    score is taken without a search; with one candidate in the window it plays as ``expert-ties``."""
+    policy (the ``solver`` bot's turn score on counted chances). Without teams the turn figures and
+    the deals are those of the posterior read from the opponents' first reveals
+    (:mod:`trio_solver.decide.reading`). A certain trio with the best turn score is taken without a
+    search; with one candidate in the window it plays as ``expert-ties``."""
 
     name = "expert"
     policy = "scoring"

@@ -46,13 +46,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import _args, kernel
+from .. import _args, kernel, limits
 from ..errors import ViewError
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
 from ..kernel import (CENTRE, HMAX, LOWEST, MAXP, O_C, O_CK, O_H, O_K, O_NCENTRE, O_NFACE, O_SIZE, O_TOMOVE,
                       O_WINNER, STATE_SIZE, Work, compiled)
-from .evaluate import Posterior, plan_array
+from .evaluate import MAX_SAMPLES, Posterior, deal_chunks, plan_array
 from .rollout import rules_array, to_action
 from .search import Evaluation, goal_weights
 
@@ -214,6 +214,16 @@ def run_turn_values(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray
 
 # -- Python: what the history says, and the weights --------------------------------------------------
 
+#: A read chance that was not certain stays at least this far from 0 and 1 (:meth:`PolicyReading.reweigh`).
+UNCERTAIN = 1e-3
+
+
+def _read_chance(exact: float, shift: float) -> float:
+    """An exact chance moved by the reading: certain figures stay, others stay uncertain."""
+    if exact <= 0.0 or exact >= 1.0:
+        return exact
+    return min(max(exact + shift, UNCERTAIN), 1.0 - UNCERTAIN)
+
 def readable(view: PlayerView) -> bool:
     """Whether ``view``'s game can be read by policy: no teams (hence no secret swaps)."""
     return not view.rules.teams and not any(isinstance(e, Swap) for e in view.events)
@@ -269,31 +279,47 @@ class PolicyReading:
         self._last: tuple[tuple[int, range], np.ndarray] | None = None
         self._inv = np.array([1.0 / t for t in grid] + ([] if temperature is not None else [0.0]))
 
+    def _positions(self, deals: object) -> range:
+        if not isinstance(deals, range) or deals.step != 1 or deals.start < 0:
+            raise ViewError(f"deals: expected a range of deal numbers from 0 up, got {_args.show(deals)}")
+        return deals
+
     def seat_log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
-        """``[k, seat, t]``: the log-likelihood of ``seat``'s first reveals on posterior deal ``deals[k]`` at
-        temperature ``t`` of the reading's grid (its ``temperature``, or :data:`TEMPERATURES` then a
-        uniform choice)."""
+        """``[k, seat, t]``: the log-likelihood of ``seat``'s first reveals on posterior deal ``deals[k]`` (the
+        posterior's position, :meth:`Posterior.follow` included) at temperature ``t`` of the reading's grid
+        (its ``temperature``, or :data:`TEMPERATURES` then a uniform choice)."""
+        deals = self._positions(deals)
         args = self.post._args(seed)
         out = np.zeros((len(deals), MAXP, len(self._inv)))
-        idx = np.arange(deals.start, deals.stop, dtype=np.int64)
-        run_log_likelihoods(*args[:5], self.rules, *args[6:], idx, self.removed, self.centre_removed,
-                            self.post.view.first_player, self.history, self.watch, self._inv, out)
+        for part in deal_chunks(deals):
+            limits.check("the policy reading")
+            x = np.zeros((len(part), MAXP, len(self._inv)))
+            run_log_likelihoods(*args[:5], self.rules, *args[6:], self.post._deals(part), self.removed,
+                                self.centre_removed, self.post.view.first_player, self.history, self.watch,
+                                self._inv, x)
+            out[part.start - deals.start:part.stop - deals.start] = x
         return out
 
     def temperatures(self, seed: int, deals: range) -> list[float | None]:
-        """The temperature each seat is read at on ``deals`` (``None``: not read; see the class)."""
+        """The temperature each seat is read at on ``deals`` (``None``: not read; see the class), by seat."""
         return self._choose(self.seat_log_likelihoods(seed, deals))
 
     def _choose(self, table: np.ndarray) -> list[float | None]:
-        if self.temperature is not None:
-            return [self.temperature if w else None for w in self.watch]
+        """Each seat's temperature: the reading's own, or the grid's with the largest evidence on the deals
+        of ``table`` (``None``: not watched, no first reveal of its own yet, or the uniform choice won)."""
         n = table.shape[0]
-        top = table.max(axis=0)
-        evidence = top + np.log(np.exp(table - top).sum(axis=0) / max(n, 1))
         out: list[float | None] = []
         for s in range(MAXP):
-            t = int(np.argmax(evidence[s]))
-            out.append(TEMPERATURES[t] if self.watch[s] and n and t < len(TEMPERATURES) else None)
+            if not self.watch[s] or not n or not table[:, s, :].any():
+                out.append(None)
+            elif self.temperature is not None:
+                out.append(self.temperature)
+            else:
+                col = table[:, s, :]
+                top = col.max(axis=0)
+                evidence = top + np.log(np.exp(col - top).mean(axis=0))
+                t = int(np.argmax(evidence))
+                out.append(TEMPERATURES[t] if t < len(TEMPERATURES) else None)
         return out
 
     def log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
@@ -309,35 +335,45 @@ class PolicyReading:
         return out
 
     def weights(self, seed: int, deals: range) -> np.ndarray:
-        """Each deal's weight, normalised to sum to 1 (kept for the last ``seed`` and ``deals`` asked)."""
+        """Each deal's weight, normalised to sum to 1 (read-only; kept for the last ``seed`` and ``deals``
+        asked)."""
         if self._last is not None and self._last[0] == (seed, deals):
             return self._last[1]
         ll = self.log_likelihoods(seed, deals)
         w = np.exp(ll - ll.max()) if len(ll) else ll
         w = w / w.sum() if len(w) else w
+        w.setflags(write=False)
         self._last = ((seed, deals), w)
         return w
 
+    def _pool(self, pool: object) -> int:
+        return _args.int_in("pool", pool, 1, MAX_SAMPLES, ViewError, "a number of deals")
+
     def resample(self, seed: int, pool: int, size: int) -> np.ndarray:
-        """``size`` deal indices drawn from the first ``pool`` deals of ``seed`` in proportion to their
+        """``size`` deal numbers drawn from the first ``pool`` deals of ``seed`` in proportion to their
         weights (systematic resampling, then shuffled), with a generator derived from ``seed``: deals
         that follow this distribution, for the races that take deals by position."""
+        pool = self._pool(pool)
+        size = _args.int_in("size", size, 1, MAX_SAMPLES, ViewError, "a number of deals")
         w = self.weights(seed, range(pool))
         rng = np.random.default_rng([abs(int(seed)) % (1 << 63), pool, size, 0x7E4D])
         points = (rng.random() + np.arange(size)) / size
-        idx = np.searchsorted(np.cumsum(w), points, side="right")
-        idx = np.minimum(idx, pool - 1).astype(np.int64)
+        c = np.cumsum(w)
+        c /= c[-1]  # ends at 1 exactly: a point never falls past the last deal that weighs anything
+        idx = np.searchsorted(c, points, side="right").astype(np.int64)
         rng.shuffle(idx)
         return idx
 
     def reweigh(self, evaluations: Sequence[Evaluation], seed: int, pool: int) -> list[Evaluation]:
         """The mover's ``evaluations`` with ``p_trio``, ``p_win`` and ``progress`` under the read posterior:
         each exact figure plus the weighted minus the plain mean of its turn's outcome over the first
-        ``pool`` deals of ``seed`` (the same deals, so most of the sampling noise cancels; a figure
-        that is certain stays certain). The turn is played with each evaluation's plan."""
+        ``pool`` deals of ``seed`` (the same deals, so most of the sampling noise cancels). The turn is
+        played with each evaluation's plan. A certain figure (0 or 1) stays what it is; an uncertain one
+        stays within :data:`UNCERTAIN` of 0 and 1, since the weights cannot make it certain."""
         view = self.post.view
         if view.seat is None or view.seat != view.to_move:
             raise ViewError("reweigh: the evaluations are the mover's, from its own view")
+        pool = self._pool(pool)
         if not evaluations:
             return []
         w = self.weights(seed, range(pool))
@@ -345,15 +381,19 @@ class PolicyReading:
         plans = np.stack([plan_array(e) for e in evaluations])
         values = np.zeros((len(evaluations), pool), np.int64)
         args = self.post._args(seed)
-        run_turn_values(*args[:5], self.rules, *args[6:], np.arange(pool, dtype=np.int64), firsts, plans, values)
+        for part in deal_chunks(range(pool)):
+            limits.check("the policy reading")
+            x = np.zeros((len(evaluations), len(part)), np.int64)
+            run_turn_values(*args[:5], self.rules, *args[6:], self.post._deals(part), firsts, plans, x)
+            values[:, part.start:part.stop] = x
         trio = (values != 0).astype(float)
         win = (values < 0).astype(float)
         goal = np.array(goal_weights(view, view.seat))[np.abs(values)]
         shift = w - 1.0 / pool
         out = []
         for e, dt, dw, dg in zip(evaluations, trio @ shift, win @ shift, goal @ shift):
-            p_trio = min(max(e.p_trio + float(dt), 0.0), 1.0)
-            p_win = min(max(e.p_win + float(dw), 0.0), p_trio)
+            p_trio = _read_chance(e.p_trio, float(dt))
+            p_win = min(_read_chance(e.p_win, float(dw)), p_trio)
             out.append(replace(e, p_trio=p_trio, p_win=p_win, progress=max(e.progress + float(dg), 0.0)))
         return out
 
