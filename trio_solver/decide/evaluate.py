@@ -253,9 +253,10 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
              precision: float = DEFAULT_PRECISION) -> GameEvaluation:
     """Each seat's chance to win the game from ``view``, under the rollout model, with standard errors.
 
-    Playouts are drawn in doubling batches (:class:`~trio_solver.decide.stopping.Stopping`) until every
-    side's standard error is at most ``precision`` or ``samples`` playouts were played
-    (``precision=0``: exactly ``samples``). Exact (standard error 0, ``samples`` 0) once the game is
+    Playouts are drawn in batches (the first of :data:`FIRST_BATCH`, then each up to the number the
+    variance so far says is needed, between a quarter more and twice as many) until every side's
+    standard error is at most ``precision`` or ``samples`` playouts were played (``precision=0``:
+    exactly ``samples``, in doubling batches). Exact (standard error 0, ``samples`` 0) once the game is
     over. Raises :class:`~trio_solver.errors.ViewError` for a bad ``samples``/``seed``/``precision`` or
     a view no deal fits.
     """
@@ -268,18 +269,35 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     post = Posterior(view)
     rules = view.rules
     chunks: list[np.ndarray] = []
-    for deals in Stopping(1.0, samples).batches():
+    n = 0
+    target = min(FIRST_BATCH, samples)
+    while True:
         limits.check("evaluate")
-        chunks.append(post.outcomes(seed, deals))
+        chunks.append(post.outcomes(seed, range(n, target)))
         x = np.concatenate(chunks)
         n = len(x)
         mean = x.mean(axis=0)
         se = np.sqrt(x.var(axis=0, ddof=1) / n) if n > 1 else np.sqrt(mean * (1 - mean))
-        if precision > 0 and n > 1 and float(se.max()) <= precision:
+        if n >= samples or (precision > 0 and n > 1 and float(se.max()) <= precision):
             break
+        target = min(_next_target(n, float(x.var(axis=0, ddof=1).max()) if n > 1 else 0.25, precision), samples)
     chance = tuple(float(mean[rules.team_of(s)]) for s in range(rules.players))
     err = tuple(float(se[rules.team_of(s)]) for s in range(rules.players))
     return GameEvaluation(view.seat, view.to_move, chance, err, n, post.beliefs.approximate)
+
+
+#: :func:`evaluate`'s first batch of playouts.
+FIRST_BATCH = 64
+
+
+def _next_target(n: int, variance: float, precision: float) -> int:
+    """How many playouts :func:`evaluate` should have after ``n`` with the largest ``variance`` so far: the
+    number that would bring the standard error to ``precision`` (a twentieth more, since the variance is
+    itself an estimate), at least a quarter more than ``n`` and at most twice ``n``."""
+    if precision <= 0:
+        return 2 * n
+    need = math.ceil(1.05 * variance / (precision * precision))
+    return min(max(need, n + max(n // 4, 1)), 2 * n)
 
 
 FAIL, TRIO, WIN = 0, 1, 2
