@@ -178,8 +178,9 @@ def test_ctrl_c_waits_for_a_safe_point_of_the_pool() -> None:
         raise KeyboardInterrupt
 
     before_term = signal.signal(signal.SIGTERM, on_term)
+    # Python's own Ctrl-C handler, whatever an earlier test in this process left in place
+    before_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        before_int = signal.getsignal(signal.SIGINT)
         for sig in (signal.SIGINT, signal.SIGTERM):
             with _SafePoints() as safe:
                 os.kill(os.getpid(), sig)
@@ -188,6 +189,8 @@ def test_ctrl_c_waits_for_a_safe_point_of_the_pool() -> None:
                     safe.check()
                 safe.check()  # acted on once
         assert terminated == [signal.SIGTERM]
-        assert signal.getsignal(signal.SIGINT) is before_int and signal.getsignal(signal.SIGTERM) is on_term
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGTERM) is on_term
     finally:
         signal.signal(signal.SIGTERM, before_term)
+        signal.signal(signal.SIGINT, before_int)

@@ -383,13 +383,13 @@ def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
     guesses per value (see :func:`start_choice`), then the candidate first reveals and their scores
     (see :func:`start_scores`), then the number of groups, unseen centre slots and first of them of the
     last spread (see :func:`guess_spread`), and per value the chances to find two more after an unknown
-    first reveal (see :func:`_more_after_end`)."""
+    first reveal (see :func:`_more_after_end`), and an empty plan (see :func:`play_turn`)."""
     return (np.empty((GROUPS, 13)), np.empty((MAXP, HMAX), np.int64), np.empty((MAXP, HMAX), np.int64),
             np.empty((7, 13), np.int64), np.empty((3, 2 * MAXP), np.int64), np.empty((2 * MAXP, 13)),
             np.empty((2, 13)), np.empty((6, 13)), np.empty((2, ACTIONS), np.int64),
             np.empty(ACTIONS, np.int64), np.empty((2, 13, 5)), np.empty((2, 13, 5), np.int64),
             np.empty(CANDIDATES, np.int64), np.empty(CANDIDATES), np.empty(3, np.int64),
-            np.empty((13, 5)))
+            np.empty((13, 5)), np.zeros((13, 0), np.int64))
 
 
 #: The type of :func:`workspace`'s value (numba types it itself).
@@ -803,7 +803,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     highest; a card every player knows before its own); then every unknown end; then the unseen
     centre (its first slot stands for all of them)."""
     (rows, run_g, run_m, counts, ends, ends_d, ratio, floats, known, buf, tops, tops_i, acts, scores, spread_of,
-     more_tab) = ws
+     more_tab) = ws[:16]
     left, cnt, first, first_own = counts[0], counts[1], counts[2], counts[3]
     behind, scale, ready = floats[0], floats[1], floats[2]
     second, weight = floats[3], floats[4]
@@ -814,7 +814,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     reachable(st, rp, seat, cnt, first, first_own)
     public = counts[4]  # cards of each value within reach that every player knows: the leak
     if leaky:
-        reachable(st, rp, -1, public, counts[5], counts[6])
+        reachable(st, rp, np.int64(-1), public, counts[5], counts[6])  # np.int64: one compiled version
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
     spread_of[0] = g
     spread_of[1] = slots
@@ -828,7 +828,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         for t in range(5):  # (tops[0, v] is made where it is read, by _known_tops)
             tops[1, v, t] = 0.0
             tops_i[1, v, t] = -1
-    n_ends = 0
+    n_ends = np.int64(0)  # np.int64: one compiled version of _known_tops
     n_known = 0
     last_group = -1
     for i in range(st[O_NCENTRE]):
@@ -945,7 +945,7 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
-    return guess_spread(st, rp, seat, v, ws, False)
+    return guess_spread(st, rp, seat, v, ws, np.bool_(False))  # np.bool_: one compiled version
 
 
 @compiled
@@ -983,7 +983,7 @@ def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fr
 @compiled
 def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """The rollout model's next action for the seat to move (-1: no legal action)."""
-    return choose_fresh(st, rp, ws, False)[0]
+    return choose_fresh(st, rp, ws, np.bool_(False))[0]  # np.bool_: one compiled version
 
 
 @compiled
@@ -1045,14 +1045,12 @@ def give(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     return best
 
 
-#: No plan: the rollout model makes every reveal of the turn (see :func:`play_turn_plan`).
-NO_PLAN = np.zeros((13, 0), np.int64)
-
-
 @compiled
 def play_turn(st: np.ndarray, rp: np.ndarray, ws: Work) -> None:
-    """Play (or finish) the turn of the seat to move with the rollout model."""
-    play_turn_plan(st, rp, -1, 0, NO_PLAN, ws)
+    """Play (or finish) the turn of the seat to move with the rollout model (the empty plan of the
+    workspace). The constants go in as ``np.int64`` so that numba compiles :func:`play_turn_plan` once,
+    not once more for the literal values."""
+    play_turn_plan(st, rp, np.int64(NO_ACTION), np.int64(0), ws[16], ws)
 
 
 @compiled
@@ -1063,7 +1061,9 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
     legal, then the rollout model."""
     start = st[O_TURNS]
     seat = st[O_TOMOVE]
-    fresh = False  # ws holds the spread of st for the mover (see choose_fresh)
+    # whether ws holds the spread of st for the mover (see choose_fresh); np.bool_, not the literal
+    # False, so that numba compiles one version of choose_fresh
+    fresh = np.bool_(False)
     while st[O_TURNS] == start and st[O_WINNER] < 0:
         made = st[O_NFACE] - offset
         a = -1
