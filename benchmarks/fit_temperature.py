@@ -60,7 +60,7 @@ def choices(game: Game, rp: np.ndarray) -> tuple[list[int], list[int], list[bool
     for a in hist:
         if st[kernel.O_NFACE] == 0:
             n = kernel.start_scores(st, rp, st[kernel.O_TOMOVE], ws)
-            j = reading.candidate_of(st, st[kernel.O_TOMOVE], int(a), ws[12], n)
+            j = kernel.candidate_of(st, st[kernel.O_TOMOVE], int(a), ws[12], n)
             if j >= 0:
                 scores = ws[13][:n]
                 sizes.append(n)
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         game = play_game(rules, bots, rng=random.Random(game_seed(args.seed, g)), first_player=g % rules.players)
         history, _, _ = reading.history_arrays(game.view(None))
         table = np.zeros((kernel.MAXP, len(GRID)))
-        reading.history_log_likelihoods(dealt_state(game), rp, history, np.ones(kernel.MAXP, np.bool_),
+        kernel.history_log_likelihoods(dealt_state(game), rp, history, np.ones(kernel.MAXP, np.bool_),
                                         np.array([1.0 / t for t in GRID]), kernel.workspace(), table)
         for i, t in enumerate(GRID):
             totals[t] += float(table[:, i].sum())

@@ -150,3 +150,23 @@ def test_compiled_code_is_cached_across_processes() -> None:
     subprocess.run(run, check=True, capture_output=True, text=True)  # fills the cache if it is empty
     hits, misses = map(int, subprocess.run(run, check=True, capture_output=True, text=True).stdout.split())
     assert (hits, misses) == (1, 0)
+
+
+def test_every_compiled_function_lives_in_the_kernel() -> None:
+    """numba's cache is kept per source file and is not renewed when a function it calls changes in another
+    file: compiled code outside ``kernel.py`` that calls the kernel could run a stale copy of it (a stale
+    workspace layout crashes). So no other module compiles anything."""
+    import ast
+    from pathlib import Path
+
+    import trio_solver
+
+    root = Path(trio_solver.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "kernel.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in
+                         (dec.func if isinstance(dec, ast.Call) else dec for dec in node.decorator_list)}
+                assert not names & {"njit", "jit", "compiled", "inlined"}, (path.relative_to(root), node.name)

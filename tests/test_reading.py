@@ -18,7 +18,8 @@ from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior, plan_array
 from trio_solver.decide.bots import make_bot
 from trio_solver.decide.expert import ExpertBot
-from trio_solver.decide.reading import DEFAULT_TEMPERATURE, PolicyReading, initial_state, readable
+from trio_solver.decide.reading import DEFAULT_TEMPERATURE, PolicyReading, readable
+from trio_solver.kernel import initial_state
 from trio_solver.decide.rollout import Sim, public_memory, to_action
 from trio_solver.decide.search import Evaluation, advise
 from trio_solver.errors import ViewError

@@ -32,6 +32,7 @@ whatever batch it is drawn in, on any number of workers.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -56,6 +57,14 @@ def compiled(fn: _F) -> _F:
     """``numba.njit(cache=True)``: compiled on the first call, kept on disk for later processes (the
     Python signature stays what type checkers see)."""
     return cast(_F, njit(cache=True)(fn))
+
+
+#: ``np.int64`` and ``np.bool_`` for constants passed to compiled functions: numba types a literal
+#: (``-1``, ``False``) as a type of its own and compiles the callee once more for it (and every
+#: function it calls); through these it compiles one version.
+#: Type checkers see plain ``int`` and ``bool``.
+as_int = cast(Callable[[int], int], np.int64)
+as_bool = cast(Callable[[bool], bool], np.bool_)
 
 
 def inlined(fn: _F) -> _F:
@@ -372,9 +381,7 @@ CANDIDATES = 12 + 2 * MAXP + 1
 
 
 @compiled
-def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                         np.ndarray, np.ndarray]:
+def workspace() -> tuple[np.ndarray, ...]:
     """Scratch arrays for the rollout model, allocated once per batch of playouts: the group chances
     (``GROUPS x 13``), the run of each hand position (group, size), per value counts (left, known cards
     within reach, the first of them, the first of one's own, then the same for public cards), per
@@ -814,7 +821,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     reachable(st, rp, seat, cnt, first, first_own)
     public = counts[4]  # cards of each value within reach that every player knows: the leak
     if leaky:
-        reachable(st, rp, np.int64(-1), public, counts[5], counts[6])  # np.int64: one compiled version
+        reachable(st, rp, as_int(-1), public, counts[5], counts[6])
     g, slots, cfirst = spread(st, rp, seat, left, rows, run_g, run_m, scale)
     spread_of[0] = g
     spread_of[1] = slots
@@ -828,7 +835,7 @@ def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
         for t in range(5):  # (tops[0, v] is made where it is read, by _known_tops)
             tops[1, v, t] = 0.0
             tops_i[1, v, t] = -1
-    n_ends = np.int64(0)  # np.int64: one compiled version of _known_tops
+    n_ends = as_int(0)
     n_known = 0
     last_group = -1
     for i in range(st[O_NCENTRE]):
@@ -945,7 +952,7 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
 @compiled
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
-    return guess_spread(st, rp, seat, v, ws, np.bool_(False))  # np.bool_: one compiled version
+    return guess_spread(st, rp, seat, v, ws, as_bool(False))
 
 
 @compiled
@@ -983,7 +990,7 @@ def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fr
 @compiled
 def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """The rollout model's next action for the seat to move (-1: no legal action)."""
-    return choose_fresh(st, rp, ws, np.bool_(False))[0]  # np.bool_: one compiled version
+    return choose_fresh(st, rp, ws, as_bool(False))[0]
 
 
 @compiled
@@ -1048,9 +1055,8 @@ def give(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
 @compiled
 def play_turn(st: np.ndarray, rp: np.ndarray, ws: Work) -> None:
     """Play (or finish) the turn of the seat to move with the rollout model (the empty plan of the
-    workspace). The constants go in as ``np.int64`` so that numba compiles :func:`play_turn_plan` once,
-    not once more for the literal values."""
-    play_turn_plan(st, rp, np.int64(NO_ACTION), np.int64(0), ws[16], ws)
+    workspace)."""
+    play_turn_plan(st, rp, as_int(NO_ACTION), as_int(0), ws[16], ws)
 
 
 @compiled
@@ -1061,9 +1067,7 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
     legal, then the rollout model."""
     start = st[O_TURNS]
     seat = st[O_TOMOVE]
-    # whether ws holds the spread of st for the mover (see choose_fresh); np.bool_, not the literal
-    # False, so that numba compiles one version of choose_fresh
-    fresh = np.bool_(False)
+    fresh = as_bool(False)  # whether ws holds the spread of st for the mover (see choose_fresh)
     while st[O_TURNS] == start and st[O_WINNER] < 0:
         made = st[O_NFACE] - offset
         a = -1
@@ -1379,3 +1383,150 @@ def run_swaps(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_
             if gives[c] >= 0 and back >= 0:
                 swap(st, seat, partner, gives[c], back)
             results[c, k] = _outcome(playout(st, rp, ws), rp, team)
+
+
+# -- the policy reading: the likelihood of a deal's past (see trio_solver.decide.reading) -------------
+
+@compiled
+def _knows(st: np.ndarray, seat: int, a: int) -> bool:
+    """Whether ``seat`` knows the card action ``a`` shows now (its own end card, or a remembered place)."""
+    i = a & 15
+    if a >> 4 == CENTRE:
+        return bool(st[O_CK + i] != 0)
+    if i == seat:
+        return True
+    return bool(st[O_K + i * HMAX + end_position(st, a)] != 0)
+
+
+@compiled
+def candidate_of(st: np.ndarray, seat: int, a: int, acts: np.ndarray, n: int) -> int:
+    """The index among the model's ``n`` candidates ``acts`` (:func:`trio_solver.start_scores` for
+    ``seat``) that the first reveal ``a`` counts as: a card ``seat`` knows is its value's candidate, an
+    unseen centre card the centre's, an unknown end its own (the highest card of a hand with one card
+    left is its lowest); -1 if none (never for a legal ``a``)."""
+    if _knows(st, seat, a):
+        v = value_of(st, a)
+        for k in range(n):
+            if _knows(st, seat, acts[k]) and value_of(st, acts[k]) == v:
+                return k
+        return -1
+    if a >> 4 == CENTRE:
+        for k in range(n):
+            if acts[k] >> 4 == CENTRE and not _knows(st, seat, acts[k]):
+                return k
+        return -1
+    s = a & 15
+    if accessible(st, s) == 1:
+        a = LOWEST * 16 + s
+    for k in range(n):
+        if acts[k] == a:
+            return k
+    return -1
+
+
+@compiled
+def start_log_chances(st: np.ndarray, rp: np.ndarray, a: int, inv_temps: np.ndarray, ws: Work,
+                      out: np.ndarray) -> None:
+    """Add to ``out[t]`` the log of the chance that the seat to move, at the start of its turn, opens with
+    ``a`` under the softmax of the model's scores at inverse temperature ``inv_temps[t]`` (0: a uniform
+    choice among the candidates); nothing when the model has no candidate for it."""
+    seat = st[O_TOMOVE]
+    n = start_scores(st, rp, seat, ws)
+    acts, scores = ws[12], ws[13]
+    j = candidate_of(st, seat, a, acts, n)
+    if j < 0:
+        return
+    top = scores[0]
+    for k in range(1, n):
+        top = max(top, scores[k])
+    for t in range(inv_temps.shape[0]):
+        total = 0.0
+        for k in range(n):
+            total += math.exp((scores[k] - top) * inv_temps[t])
+        out[t] += (scores[j] - top) * inv_temps[t] - math.log(total)
+
+
+@compiled
+def initial_state(cur: np.ndarray, removed: np.ndarray, centre_removed: np.ndarray, first: int,
+                  players: int) -> np.ndarray:
+    """The state at the deal behind the current state ``cur``: each hand is its current cards and the
+    ones it lost in trios (``removed[seat, value]`` copies), sorted; each centre slot its current card,
+    or the one a trio took (``centre_removed[slot]``, -1: none); nothing remembered, no trio, ``first``
+    to move."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    count = np.zeros(13, np.int64)
+    for s in range(players):
+        base = s * HMAX
+        for v in range(13):
+            count[v] = removed[s, v]
+        for p in range(cur[O_SIZE + s]):
+            count[cur[O_H + base + p]] += 1
+        n = 0
+        for v in range(1, 13):
+            for _ in range(count[v]):
+                st[O_H + base + n] = v
+                n += 1
+        st[O_SIZE + s] = n
+    st[O_NCENTRE] = cur[O_NCENTRE]
+    for i in range(cur[O_NCENTRE]):
+        st[O_C + i] = centre_removed[i] if centre_removed[i] >= 0 else cur[O_C + i]
+    st[O_TOMOVE] = first
+    st[O_WINNER] = -1
+    return st
+
+
+@compiled
+def history_log_likelihoods(st: np.ndarray, rp: np.ndarray, history: np.ndarray, watch: np.ndarray,
+                            inv_temps: np.ndarray, ws: Work, out: np.ndarray) -> None:
+    """Replay ``history`` (kernel actions, every reveal since the deal) from the state ``st`` (changed in
+    place); ``out[seat, t]`` (set to 0 first) sums :func:`start_log_chances` over the turns ``seat``
+    opened, for the seats with ``watch[seat]`` set."""
+    out[:] = 0.0
+    for k in range(history.shape[0]):
+        a = history[k]
+        mover = st[O_TOMOVE]
+        if st[O_NFACE] == 0 and watch[mover]:
+            start_log_chances(st, rp, a, inv_temps, ws, out[mover])
+        apply(st, rp, a)
+
+
+@compiled
+def run_log_likelihoods(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+                        base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray,
+                        turn: np.ndarray, seed: np.uint64, deals: np.ndarray, removed: np.ndarray,
+                        centre_removed: np.ndarray, first: int, history: np.ndarray, watch: np.ndarray,
+                        inv_temps: np.ndarray, out: np.ndarray) -> None:
+    """``out[k, seat, t]``: :func:`history_log_likelihoods` on posterior deal ``deals[k]``, from the deal's
+    :func:`initial_state`."""
+    ws = workspace()
+    for k in range(deals.shape[0]):
+        cur = draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
+                                deals[k])
+        st = initial_state(cur, removed, centre_removed, first, rp[R_PLAYERS])
+        history_log_likelihoods(st, rp, history, watch, inv_temps, ws, out[k])
+
+
+@compiled
+def run_turn_values(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
+                    base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
+                    seed: np.uint64, deals: np.ndarray, firsts: np.ndarray, plans: np.ndarray,
+                    values: np.ndarray) -> None:
+    """Each candidate ``c`` (first action ``firsts[c]``, then ``plans[c]``, as
+    :func:`trio_solver.run_tallies` plays them) on each deal ``deals[k]``, the mover's turn only:
+    ``values[c, k]`` is the value of the trio it took (0: none), negated when the trio won the game."""
+    offset = turn.shape[0]
+    ws = workspace()
+    for k in range(deals.shape[0]):
+        st0 = draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
+                                deals[k])
+        team = rp[R_TEAMOF + st0[O_TOMOVE]]
+        before = st0[O_TR + team]
+        for c in range(firsts.shape[0]):
+            st = st0.copy()
+            play_turn_plan(st, rp, firsts[c], offset, plans[c], ws)
+            got = st[O_TR + team] & ~before
+            v = 0
+            for u in range(1, 13):
+                if got >> u & 1:
+                    v = u
+            values[c, k] = -v if st[O_WINNER] >= 0 else v

@@ -50,166 +50,18 @@ from .. import _args, kernel, limits
 from ..errors import ViewError
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
-from ..kernel import (CENTRE, HMAX, LOWEST, MAXP, O_C, O_CK, O_H, O_K, O_NCENTRE, O_NFACE, O_SIZE, O_TOMOVE,
-                      O_WINNER, STATE_SIZE, Work, compiled)
+from ..kernel import MAXP, run_log_likelihoods, run_turn_values
 from .evaluate import MAX_SAMPLES, Posterior, deal_chunks, plan_array
 from .rollout import rules_array, to_action
 from .search import Evaluation, goal_weights
 
-__all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "PolicyReading", "candidate_of", "readable"]
+__all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "PolicyReading", "readable", "history_arrays"]
 
 #: The temperature of the softmax over the model's turn-start scores that fits the first reveals of
 #: ``solver`` bots best (``benchmarks/fit_temperature.py``).
 DEFAULT_TEMPERATURE = 0.1
 #: The temperatures a player may be read at (:class:`PolicyReading` chooses one per player, or none).
 TEMPERATURES = (DEFAULT_TEMPERATURE, 0.2, 0.5)
-
-
-# -- compiled: the likelihood of a deal's past ------------------------------------------------------
-
-@compiled
-def _knows(st: np.ndarray, seat: int, a: int) -> bool:
-    """Whether ``seat`` knows the card action ``a`` shows now (its own end card, or a remembered place)."""
-    i = a & 15
-    if a >> 4 == CENTRE:
-        return bool(st[O_CK + i] != 0)
-    if i == seat:
-        return True
-    return bool(st[O_K + i * HMAX + kernel.end_position(st, a)] != 0)
-
-
-@compiled
-def candidate_of(st: np.ndarray, seat: int, a: int, acts: np.ndarray, n: int) -> int:
-    """The index among the model's ``n`` candidates ``acts`` (:func:`trio_solver.kernel.start_scores` for
-    ``seat``) that the first reveal ``a`` counts as: a card ``seat`` knows is its value's candidate, an
-    unseen centre card the centre's, an unknown end its own (the highest card of a hand with one card
-    left is its lowest); -1 if none (never for a legal ``a``)."""
-    if _knows(st, seat, a):
-        v = kernel.value_of(st, a)
-        for k in range(n):
-            if _knows(st, seat, acts[k]) and kernel.value_of(st, acts[k]) == v:
-                return k
-        return -1
-    if a >> 4 == CENTRE:
-        for k in range(n):
-            if acts[k] >> 4 == CENTRE and not _knows(st, seat, acts[k]):
-                return k
-        return -1
-    s = a & 15
-    if kernel.accessible(st, s) == 1:
-        a = LOWEST * 16 + s
-    for k in range(n):
-        if acts[k] == a:
-            return k
-    return -1
-
-
-@compiled
-def start_log_chances(st: np.ndarray, rp: np.ndarray, a: int, inv_temps: np.ndarray, ws: Work,
-                      out: np.ndarray) -> None:
-    """Add to ``out[t]`` the log of the chance that the seat to move, at the start of its turn, opens with
-    ``a`` under the softmax of the model's scores at inverse temperature ``inv_temps[t]`` (0: a uniform
-    choice among the candidates); nothing when the model has no candidate for it."""
-    seat = st[O_TOMOVE]
-    n = kernel.start_scores(st, rp, seat, ws)
-    acts, scores = ws[12], ws[13]
-    j = candidate_of(st, seat, a, acts, n)
-    if j < 0:
-        return
-    top = scores[0]
-    for k in range(1, n):
-        top = max(top, scores[k])
-    for t in range(inv_temps.shape[0]):
-        total = 0.0
-        for k in range(n):
-            total += math.exp((scores[k] - top) * inv_temps[t])
-        out[t] += (scores[j] - top) * inv_temps[t] - math.log(total)
-
-
-@compiled
-def initial_state(cur: np.ndarray, removed: np.ndarray, centre_removed: np.ndarray, first: int,
-                  players: int) -> np.ndarray:
-    """The state at the deal behind the current state ``cur``: each hand is its current cards and the
-    ones it lost in trios (``removed[seat, value]`` copies), sorted; each centre slot its current card,
-    or the one a trio took (``centre_removed[slot]``, -1: none); nothing remembered, no trio, ``first``
-    to move."""
-    st = np.zeros(STATE_SIZE, np.int64)
-    count = np.zeros(13, np.int64)
-    for s in range(players):
-        base = s * HMAX
-        for v in range(13):
-            count[v] = removed[s, v]
-        for p in range(cur[O_SIZE + s]):
-            count[cur[O_H + base + p]] += 1
-        n = 0
-        for v in range(1, 13):
-            for _ in range(count[v]):
-                st[O_H + base + n] = v
-                n += 1
-        st[O_SIZE + s] = n
-    st[O_NCENTRE] = cur[O_NCENTRE]
-    for i in range(cur[O_NCENTRE]):
-        st[O_C + i] = centre_removed[i] if centre_removed[i] >= 0 else cur[O_C + i]
-    st[O_TOMOVE] = first
-    st[O_WINNER] = -1
-    return st
-
-
-@compiled
-def history_log_likelihoods(st: np.ndarray, rp: np.ndarray, history: np.ndarray, watch: np.ndarray,
-                            inv_temps: np.ndarray, ws: Work, out: np.ndarray) -> None:
-    """Replay ``history`` (kernel actions, every reveal since the deal) from the state ``st`` (changed in
-    place); ``out[seat, t]`` (set to 0 first) sums :func:`start_log_chances` over the turns ``seat``
-    opened, for the seats with ``watch[seat]`` set."""
-    out[:] = 0.0
-    for k in range(history.shape[0]):
-        a = history[k]
-        mover = st[O_TOMOVE]
-        if st[O_NFACE] == 0 and watch[mover]:
-            start_log_chances(st, rp, a, inv_temps, ws, out[mover])
-        kernel.apply(st, rp, a)
-
-
-@compiled
-def run_log_likelihoods(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
-                        base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray,
-                        turn: np.ndarray, seed: np.uint64, deals: np.ndarray, removed: np.ndarray,
-                        centre_removed: np.ndarray, first: int, history: np.ndarray, watch: np.ndarray,
-                        inv_temps: np.ndarray, out: np.ndarray) -> None:
-    """``out[k, seat, t]``: :func:`history_log_likelihoods` on posterior deal ``deals[k]``, from the deal's
-    :func:`initial_state`."""
-    ws = kernel.workspace()
-    for k in range(deals.shape[0]):
-        cur = kernel.draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
-                                deals[k])
-        st = initial_state(cur, removed, centre_removed, first, rp[kernel.R_PLAYERS])
-        history_log_likelihoods(st, rp, history, watch, inv_temps, ws, out[k])
-
-
-@compiled
-def run_turn_values(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
-                    base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
-                    seed: np.uint64, deals: np.ndarray, firsts: np.ndarray, plans: np.ndarray,
-                    values: np.ndarray) -> None:
-    """Each candidate ``c`` (first action ``firsts[c]``, then ``plans[c]``, as
-    :func:`trio_solver.kernel.run_tallies` plays them) on each deal ``deals[k]``, the mover's turn only:
-    ``values[c, k]`` is the value of the trio it took (0: none), negated when the trio won the game."""
-    offset = turn.shape[0]
-    ws = kernel.workspace()
-    for k in range(deals.shape[0]):
-        st0 = kernel.draw_state(lat_f, lat_i, lat_comp_x, lat_avoid, base, rp, row_key, pool_slots, turn, seed,
-                                deals[k])
-        team = rp[kernel.R_TEAMOF + st0[O_TOMOVE]]
-        before = st0[kernel.O_TR + team]
-        for c in range(firsts.shape[0]):
-            st = st0.copy()
-            kernel.play_turn_plan(st, rp, firsts[c], offset, plans[c], ws)
-            got = st[kernel.O_TR + team] & ~before
-            v = 0
-            for u in range(1, 13):
-                if got >> u & 1:
-                    v = u
-            values[c, k] = -v if st[O_WINNER] >= 0 else v
 
 
 # -- Python: what the history says, and the weights --------------------------------------------------
