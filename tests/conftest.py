@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-#: Property tests that do not set their own number of examples run 35 each (hypothesis's default is
+#: Property tests that do not set their own number of examples run 25 each (hypothesis's default is
 #: 100), so that the whole suite stays within its time on a 2-core machine; a test that needs more sets
 #: ``max_examples`` itself, and ``--fuzz-long`` still multiplies the fuzz suite's cases.
-settings.register_profile("suite", max_examples=35)
+settings.register_profile("suite", max_examples=25)
 settings.load_profile("suite")
 
 #: Test modules whose tests share a costly module-wide fixture or ``lru_cache``.
