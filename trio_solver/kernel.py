@@ -690,27 +690,8 @@ def _two_more(v: int, col: int, skip_end: int, skip_centre: bool, have: int, lef
         if tops_i[col, v, t] >= 0 and tops_i[col, v, t] != skip_end:
             pair = max(pair, tops[col, v, t])
             break
-    if slots:
-        more = slots - (1 if skip_centre else 0)
-        if more:
-            p = rows[0, v] * scale
-            if p > best1:
-                best2 = best1
-                best1 = p
-            elif p > best2:
-                best2 = p
-            if more >= 2:
-                pair = max(pair, p * (p * q))
-    if behind[v]:
-        p = behind[v] * scale
-        if p > best1:
-            best2 = best1
-            best1 = p
-        elif p > best2:
-            best2 = p
-    if have == 1:
-        return best1
-    return max(best1 * best2 * q, pair)
+    more = slots - (1 if skip_centre else 0) if slots else 0
+    return _more_of(best1, best2, pair, more, rows[0, v] * scale, behind[v] * scale, q, have)
 
 
 @inlined
