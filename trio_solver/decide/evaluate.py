@@ -277,10 +277,11 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
         x = np.concatenate(chunks)
         n = len(x)
         mean = x.mean(axis=0)
-        se = np.sqrt(x.var(axis=0, ddof=1) / n) if n > 1 else np.sqrt(mean * (1 - mean))
+        var = x.var(axis=0, ddof=1) if n > 1 else mean * (1 - mean)
+        se = np.sqrt(var / n)
         if n >= samples or (precision > 0 and n > 1 and float(se.max()) <= precision):
             break
-        target = min(_next_target(n, float(x.var(axis=0, ddof=1).max()) if n > 1 else 0.25, precision), samples)
+        target = min(_next_target(n, float(var.max()) if n > 1 else 0.25, precision), samples)
     chance = tuple(float(mean[rules.team_of(s)]) for s in range(rules.players))
     err = tuple(float(se[rules.team_of(s)]) for s in range(rules.players))
     return GameEvaluation(view.seat, view.to_move, chance, err, n, post.beliefs.approximate)
