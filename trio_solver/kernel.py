@@ -1263,6 +1263,88 @@ def unpack(lat_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 @compiled
+def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: np.ndarray, F: int,
+                comp_x: np.ndarray, comp_rest: np.ndarray, comp_phi: np.ndarray, comp_w: np.ndarray,
+                avoid: np.ndarray, read: float, placed_before: int, backward: bool) -> None:
+    """One value's transitions applied to a lattice table (flat, C order: the count axes ``cdims``, then
+    ``F`` flag axes of length 2), added into ``new``: :meth:`trio_solver.infer.lattice.Lattice._carry`
+    in floats. Transition ``t`` moves a state's counts up by ``comp_x[t]`` and sets the flag bits
+    ``comp_phi[t]`` (clear before it), with weight ``comp_w[t]`` times ``read`` per read choice
+    ``avoid[e] = (row, k1, k2)`` it makes unlikely (the row held at most ``k1`` cards up to the value
+    before, and at least ``k2`` after; the implicit row, ``R``, holds ``placed_before`` minus the
+    explicit counts, and gets ``comp_rest[t]``). Forward, each target sums its sources; ``backward``,
+    each source sums its targets."""
+    R = cdims.shape[0]
+    n_counts = 1
+    for i in range(R):
+        n_counts *= cdims[i]
+    n_masks = 1 << F
+    mask_offset = np.zeros(n_masks, np.int64)
+    for m in range(n_masks):
+        for b in range(F):
+            if m >> b & 1:
+                mask_offset[m] += strides[R + b]
+    coords = np.zeros(R, np.int64)
+    for t in range(comp_x.shape[0]):
+        phi = comp_phi[t]
+        free = (n_masks - 1) & ~phi
+        shift = mask_offset[phi]
+        move = 0
+        for i in range(R):
+            move += comp_x[t, i] * strides[i]
+        w = comp_w[t]
+        for i in range(R):
+            coords[i] = 0
+        flat = 0
+        for _ in range(n_counts):
+            ok = True
+            for i in range(R):
+                if coords[i] + comp_x[t, i] >= cdims[i]:
+                    ok = False
+                    break
+            if ok:
+                f = w
+                if avoid.shape[0] > 0:
+                    factor = 1.0
+                    below = 0
+                    for i in range(R):
+                        below += coords[i]
+                    for e in range(avoid.shape[0]):
+                        row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
+                        if row < R:
+                            src = coords[row]
+                            xi = comp_x[t, row]
+                        else:
+                            src = placed_before - below
+                            xi = comp_rest[t]
+                        if src <= k1 and src + xi >= k2:
+                            factor = factor * read
+                    f = w * factor
+                # every flag setting with the bits of phi clear: the submasks of ``free``
+                sub = free
+                while True:
+                    a = flat + mask_offset[sub]
+                    b2 = a + move + shift
+                    if backward:
+                        new[a] += f * table[b2]
+                    else:
+                        new[b2] += f * table[a]
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & free
+            # the next count state, in C order
+            i = R - 1
+            while i >= 0:
+                coords[i] += 1
+                flat += strides[i]
+                if coords[i] < cdims[i]:
+                    break
+                flat -= coords[i] * strides[i]
+                coords[i] = 0
+                i -= 1
+
+
+@compiled
 def draw_state(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_avoid: np.ndarray,
           base: np.ndarray, rp: np.ndarray, row_key: np.ndarray, pool_slots: np.ndarray, turn: np.ndarray,
           seed: np.uint64, j: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import limits
+from .. import kernel, limits
 from .facts import POOL, Facts, Row
 
 __all__ = ["Lattice", "Packed", "Transition"]
@@ -67,6 +67,11 @@ _RowTerms = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...],
                   tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]]
 
 
+def _factorials(top: int) -> np.ndarray:
+    """``k!`` for ``k`` up to ``top``: 64-bit integers while they fit, else Python integers."""
+    return np.array([math.factorial(k) for k in range(top + 1)], dtype=np.int64 if top <= 20 else object)
+
+
 @lru_cache(maxsize=512)
 def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: bool, implicit: bool,
                  rows: tuple[_RowTerms, ...]) -> tuple[Transition, ...]:
@@ -79,12 +84,30 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     number of cards of that value its hand held when it was chosen. ``rows`` gives, per
     row (explicit then implicit), its offset at ``u``, the extras of its known choices of
     ``u``, its dealt terms and its tracked choices ``(bit, extra at u, terms)``.
+
+    The transitions come in the order of the compositions, then of the flipping bits read as a
+    binary number; one composition is weighed for every set of flipping bits at once, as arrays
+    indexed by that number (the weights are exact integers).
     """
     offsets = [r[0] for r in rows]
     chooser = [r[1] for r in rows]
     plain = not any(offsets) and not any(chooser) and flags == 0
     out: list[Transition] = []
-    flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(1 << flags)]
+    n_masks = 1 << flags
+    flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(n_masks)]
+    bits = (np.arange(n_masks)[None, :] >> np.arange(flags)[:, None]) & 1  # bits[b, mask]
+
+    def linear(const: int, terms: tuple[tuple[int, int], ...]) -> np.ndarray:
+        """``const`` plus the coefficient of every bit that flips, per set of flipping bits."""
+        v = np.full(n_masks, const, dtype=np.int64)
+        for b, coef in terms:
+            v += coef * bits[b]
+        return v
+
+    # per row: its dealt count minus its count now, and its tracked choices (whether the choice's bit
+    # flips, its extra), each per set of flipping bits
+    dealt_offset = [linear(r[0], r[2]) for r in rows]
+    tracked = [[(bits[bit] == 1, linear(extra, terms)) for bit, extra, terms in r[3]] for r in rows]
     for x, rest, w in _compositions(len(cdims), total):
         if any(xi > d - 1 for xi, d in zip(x, cdims)):
             continue
@@ -92,23 +115,25 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
             out.append((x, rest, (), 1 if unit else w))
             continue
         counts = x + (rest,) if implicit else x
-        for phi in flips:
-            on = set(phi)
-            dealt = [c + r[0] + sum(coef for bit, coef in r[2] if bit in on) for c, r in zip(counts, rows)]
-            if any(c < 0 for c in dealt):
-                continue
-            weight = math.factorial(sum(dealt))
-            for c in dealt:
-                weight //= math.factorial(c)
-            for c, extras in zip(counts, chooser):
-                for extra in extras:
-                    weight *= max(c + extra, 0)
-            for c, r in zip(counts, rows):
-                for bit, extra, terms in r[3]:
-                    if bit in on:
-                        weight *= max(c + extra + sum(coef for b, coef in terms if b in on), 0)
-            if weight:
-                out.append((x, rest, phi, 1 if unit else weight))
+        dealt = [c + off for c, off in zip(counts, dealt_offset)]
+        ok = np.ones(n_masks, dtype=bool)
+        for d in dealt:
+            ok &= d >= 0
+        safe = [np.where(ok, d, 0) for d in dealt]
+        size = sum(safe, np.zeros(n_masks, dtype=np.int64))
+        fact = _factorials(int(size.max()))
+        weight: Any = fact[size]
+        for d in safe:
+            weight = weight // fact[d]
+        weight = np.where(ok, weight, 0)
+        for c, extras in zip(counts, chooser):
+            for extra in extras:
+                weight = weight * max(c + extra, 0)
+        for c, choices in zip(counts, tracked):
+            for on, more in choices:
+                weight = np.where(on, weight * np.maximum(c + more, 0), weight)
+        for mask in np.nonzero(weight)[0].tolist():
+            out.append((x, rest, flips[mask], 1 if unit else int(weight[mask])))
     return tuple(out)
 
 
@@ -313,12 +338,30 @@ class Lattice:
     def _carry(self, table: np.ndarray, u: int, backward: bool) -> np.ndarray:
         """Carry a table across value ``u``'s transitions: forward, from the states after ``u - 1`` to
         those after ``u`` (each target sums its sources); backward, the other way (each source sums
-        its targets). Masks are not applied."""
+        its targets). Masks are not applied. The plain multinomial goes card by card
+        (:meth:`_deal_one`); other values go transition by transition, compiled in floats
+        (:func:`trio_solver.kernel.carry_table`), in slices of exact numbers (:meth:`_carry_slices`)."""
         if self._plain(u):
             new = table
             for _ in range(max(self.facts.hidden[u], 0)):
                 new = self._deal_one(new, transpose=backward)
             return new
+        if self.exact:
+            return self._carry_slices(table, u, backward)
+        limits.check("beliefs", self.deadline)
+        new = self._zeros()
+        comp_x, comp_rest, comp_phi, comp_w = self._arrays(u)
+        read = self.read_weight
+        avoid = np.array(self.avoid[u], dtype=np.int64).reshape(len(self.avoid[u]), 3)
+        kernel.carry_table(np.ascontiguousarray(table, dtype=np.float64).reshape(-1), new.reshape(-1),
+                           np.array(self.cdims, dtype=np.int64), np.array(self._strides, dtype=np.int64),
+                           self.n_flags, comp_x, comp_rest, comp_phi, comp_w, avoid,
+                           1.0 if read is None else float(read), self.placed[u - 1], kernel.as_bool(backward))
+        return new
+
+    def _carry_slices(self, table: np.ndarray, u: int, backward: bool) -> np.ndarray:
+        """:meth:`_carry` of a value that is not plain, one slice addition per transition (in the tables'
+        number type: exact numbers too)."""
         new = self._zeros()
         for x, rest, phi, w in self.transitions[u]:
             limits.check("beliefs", self.deadline)
@@ -327,6 +370,24 @@ class Lattice:
             f = self._factor(u, x, rest)
             new[into] += w * table[frm] if f is None else w * f[src] * table[frm]
         return new
+
+    @cached_property
+    def _strides(self) -> list[int]:
+        """The step of the flat index of a table along each axis (C order)."""
+        strides = [1] * len(self.dims)
+        for i in range(len(self.dims) - 2, -1, -1):
+            strides[i] = strides[i + 1] * self.dims[i + 1]
+        return strides
+
+    def _arrays(self, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Value ``u``'s transitions as arrays: the explicit counts (one row each), the implicit count,
+        the flipping bits as a mask and the prior weight."""
+        ts = self.transitions[u]
+        comp_x = np.array([t[0] for t in ts], dtype=np.int64).reshape(len(ts), self.n_explicit)
+        rest = np.array([t[1] for t in ts], dtype=np.int64)
+        phi = np.array([sum(1 << b for b in t[2]) for t in ts], dtype=np.int64)
+        weight = np.array([float(t[3]) for t in ts], dtype=np.float64)
+        return comp_x, rest, phi, weight
 
     def _table(self, backward: bool) -> list[np.ndarray]:
         """The forward tables (``backward=False``: from the start state) or the backward ones (to
@@ -511,9 +572,7 @@ class Lattice:
         read = self.read_weight
         dims = self.dims
         n_states = int(np.prod(dims)) if dims else 1
-        strides = [1] * len(dims)
-        for i in range(len(dims) - 2, -1, -1):
-            strides[i] = strides[i + 1] * dims[i + 1]
+        strides = self._strides
         comps = [c for u in range(1, 13) for c in self.transitions[u]]
         comp_off = [0, 0]
         for u in range(1, 13):
