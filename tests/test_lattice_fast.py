@@ -4,7 +4,8 @@
   loop of :mod:`reference_lattice`, on the arguments real positions give them and on made-up rows
   with large offsets (whose factorials outgrow 64-bit integers).
 * Its compiled pass over a value's transitions (:func:`trio_solver.kernel.carry_table`) equals the
-  slice-by-slice pass in numpy, both ways, on the tables of real positions.
+  slice-by-slice pass in numpy, both ways, on the tables of real positions; so do its compiled
+  joint-event entries (:func:`trio_solver.kernel.entry_sums`): the same entries in the same order.
 """
 
 from __future__ import annotations
@@ -18,15 +19,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers_positions import ALL_RULES, random_position, viewers
+from helpers_positions import ALL_RULES, collect_small_positions, random_position, viewers
 from reference_lattice import reference_transitions
 from trio_solver.infer import lattice
 from trio_solver import Game, Record
 from trio_solver.game.events import Swap
 from trio_solver.infer.beliefs import Beliefs
+from trio_solver.infer.facts import POOL
 
 
-TEAM_GAMES = sorted((Path(__file__).parent / "corpus").glob("*_teams_bot.json"))
+CORPUS = Path(__file__).parent / "corpus"
+TEAM_GAMES = sorted(CORPUS.glob("*_teams_bot.json"))
 
 
 def _corpus_position(path: Path, reveals: int) -> Game:
@@ -130,6 +133,13 @@ def _compare_carries(game: Game, read: float | None = None) -> int:
                 slow = lat._carry_slices(table, u, backward)
                 np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=0, err_msg=f"seat {seat} value {u}")
                 compared += 1
+        for u in range(1, 13):
+            fast_entries = lat._entries_compiled(u, -1 if lat.implicit is None or lat.implicit.key == POOL
+                                                 else lat.implicit.size)
+            slow_entries = lat._entries_slices(u)
+            assert [e[:2] for e in fast_entries] == [e[:2] for e in slow_entries], (seat, u)
+            np.testing.assert_allclose([e[2] for e in fast_entries], [e[2] for e in slow_entries], rtol=1e-12,
+                                       atol=0, err_msg=f"seat {seat} value {u}")
     return compared
 
 
@@ -147,15 +157,28 @@ def test_compiled_carry_equals_slices_in_team_games(path: Path, reveals: int, re
 
 
 def test_compiled_carry_meets_flags_and_read_choices() -> None:
-    """The comparisons above meet tracked swaps (flag bits) and read choices (a factor per state)."""
+    """The comparisons meet tracked swaps (flag bits), read choices (a factor per state) and entries of
+    every category, the implicit hand's included (small positions: hands of a few cards)."""
     flags = reads = 0
+    real = lattice.Lattice._entries_slices
+    seen: set[tuple[int, ...]] = set()
+
+    def record(self: lattice.Lattice, v: int) -> Any:
+        out = real(self, v)
+        seen.update(e[1] for e in out)
+        return out
+
     for path in TEAM_GAMES:
-        game = _corpus_position(path, 60)
-        flags += _compare_carries(game)
-    for path in sorted((Path(__file__).parent / "corpus").glob("p[3-6]_*_bot.json"))[::3]:
-        game = _corpus_position(path, 30)
-        for seat in viewers(game.rules):
-            lat = Beliefs(game.view(seat), read=0.02)._lat
-            reads += sum(1 for u in range(1, 13) if lat.avoid[u] and not lat._plain(u))
-        _compare_carries(game, 0.02)
+        flags += _compare_carries(_corpus_position(path, 60))
+    games = [_corpus_position(path, 30) for path in sorted(CORPUS.glob("p[3-6]_*_bot.json"))[::3]]
+    games += [g for g, _ in collect_small_positions(12, max_hidden=9, min_hidden=3, seed=4)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lattice.Lattice, "_entries_slices", record)
+        for game in games:
+            for seat in viewers(game.rules):
+                lat = Beliefs(game.view(seat), read=0.02)._lat
+                reads += sum(1 for u in range(1, 13) if lat.avoid[u] and not lat._plain(u))
+            _compare_carries(game, 0.02)
     assert flags > 0 and reads > 0
+    assert {c for cats in seen for c in cats[:-1]} == {0, 1, 2, 3}
+    assert {cats[-1] for cats in seen} == {0, 1, 2, 3}

@@ -1262,6 +1262,76 @@ def unpack(lat_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return lat_i[a:b], lat_i[b:c], lat_i[c:d], lat_i[d:e], lat_i[e:f], lat_i[f:g], lat_i[g:g + 13]
 
 
+@inlined
+def _count_support(table: np.ndarray, cdims: np.ndarray, n_flag_states: int, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """The smallest box of count states (``lo[i]..hi[i]`` per count axis) outside which ``table`` (flat:
+    the count axes, then the flag states) is zero; ``False`` when it is zero everywhere."""
+    R = cdims.shape[0]
+    for i in range(R):
+        lo[i] = cdims[i]
+        hi[i] = -1
+    coords = np.zeros(R, np.int64)
+    n = table.shape[0] // n_flag_states
+    any_weight = False
+    for c in range(n):
+        nonzero = False
+        for m in range(n_flag_states):
+            if table[c * n_flag_states + m] != 0.0:
+                nonzero = True
+                break
+        if nonzero:
+            any_weight = True
+            for i in range(R):
+                if coords[i] < lo[i]:
+                    lo[i] = coords[i]
+                if coords[i] > hi[i]:
+                    hi[i] = coords[i]
+        i = R - 1
+        while i >= 0:
+            coords[i] += 1
+            if coords[i] < cdims[i]:
+                break
+            coords[i] = 0
+            i -= 1
+    return any_weight
+
+
+@inlined
+def _transition_box(t: int, comp_x: np.ndarray, cdims: np.ndarray, src_lo: np.ndarray, src_hi: np.ndarray,
+                    dst_lo: np.ndarray, dst_hi: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """The source count states of transition ``t`` whose source lies in the box ``src_lo..src_hi`` and
+    whose target in ``dst_lo..dst_hi``, as the box ``lo..hi``; ``False`` when there is none."""
+    for i in range(cdims.shape[0]):
+        x = comp_x[t, i]
+        lo[i] = max(src_lo[i], dst_lo[i] - x)
+        hi[i] = min(src_hi[i], dst_hi[i] - x, cdims[i] - 1 - x)
+        if lo[i] > hi[i]:
+            return False
+    return True
+
+
+@inlined
+def _next_in_box(coords: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Step ``coords`` to the next count state of the box ``lo..hi`` in C order; ``False`` past the last."""
+    i = coords.shape[0] - 1
+    while i >= 0:
+        coords[i] += 1
+        if coords[i] <= hi[i]:
+            return True
+        coords[i] = lo[i]
+        i -= 1
+    return False
+
+
+@inlined
+def _box_flat(coords: np.ndarray, strides: np.ndarray) -> int:
+    """The flat index of the count state ``coords`` with every flag clear."""
+    flat = 0
+    for i in range(coords.shape[0]):
+        flat += coords[i] * strides[i]
+    return flat
+
+
 @compiled
 def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: np.ndarray, F: int,
                 comp_x: np.ndarray, comp_rest: np.ndarray, comp_phi: np.ndarray, comp_w: np.ndarray,
@@ -1275,9 +1345,6 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
     explicit counts, and gets ``comp_rest[t]``). Forward, each target sums its sources; ``backward``,
     each source sums its targets."""
     R = cdims.shape[0]
-    n_counts = 1
-    for i in range(R):
-        n_counts *= cdims[i]
     n_masks = 1 << F
     mask_offset = np.zeros(n_masks, np.int64)
     for m in range(n_masks):
@@ -1285,7 +1352,22 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
             if m >> b & 1:
                 mask_offset[m] += strides[R + b]
     coords = np.zeros(R, np.int64)
+    # where the table has weight: the sources forward, the targets backward
+    known_lo = np.zeros(R, np.int64)
+    known_hi = np.zeros(R, np.int64)
+    if not _count_support(table, cdims, n_masks, known_lo, known_hi):
+        return
+    open_lo = np.zeros(R, np.int64)
+    open_hi = cdims - 1
+    lo = np.zeros(R, np.int64)
+    hi = np.zeros(R, np.int64)
     for t in range(comp_x.shape[0]):
+        if backward:
+            found = _transition_box(t, comp_x, cdims, open_lo, open_hi, known_lo, known_hi, lo, hi)
+        else:
+            found = _transition_box(t, comp_x, cdims, known_lo, known_hi, open_lo, open_hi, lo, hi)
+        if not found:
+            continue
         phi = comp_phi[t]
         free = (n_masks - 1) & ~phi
         shift = mask_offset[phi]
@@ -1293,22 +1375,120 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
         for i in range(R):
             move += comp_x[t, i] * strides[i]
         w = comp_w[t]
-        for i in range(R):
-            coords[i] = 0
         flat = 0
-        for _ in range(n_counts):
-            ok = True
-            for i in range(R):
-                if coords[i] + comp_x[t, i] >= cdims[i]:
-                    ok = False
+        for i in range(R):
+            coords[i] = lo[i]
+            flat += lo[i] * strides[i]
+        while True:
+            f = w
+            if avoid.shape[0] > 0:
+                factor = 1.0
+                below = 0
+                for i in range(R):
+                    below += coords[i]
+                for e in range(avoid.shape[0]):
+                    row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
+                    if row < R:
+                        src = coords[row]
+                        xi = comp_x[t, row]
+                    else:
+                        src = placed_before - below
+                        xi = comp_rest[t]
+                    if src <= k1 and src + xi >= k2:
+                        factor = factor * read
+                f = w * factor
+            # every flag setting with the bits of phi clear: the submasks of ``free``
+            sub = free
+            while True:
+                a = flat + mask_offset[sub]
+                b2 = a + move + shift
+                if backward:
+                    new[a] += f * table[b2]
+                else:
+                    new[b2] += f * table[a]
+                if sub == 0:
                     break
-            if ok:
-                f = w
+                sub = (sub - 1) & free
+            if not _next_in_box(coords, lo, hi):
+                break
+            flat = _box_flat(coords, strides)
+
+
+@compiled
+def entry_sums(forward: np.ndarray, backward: np.ndarray, cdims: np.ndarray, strides: np.ndarray, F: int,
+               comp_x: np.ndarray, comp_rest: np.ndarray, comp_phi: np.ndarray, comp_w: np.ndarray,
+               avoid: np.ndarray, read: float, placed_before: int, placed_now: int, implicit_hand: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The weight of one value's transitions split by what end requests can see:
+    :meth:`trio_solver.infer.lattice.Lattice._entries` in floats, on the flat tables ``forward`` (the
+    forward table of the value before) and ``backward`` (the backward table of this value); the
+    transitions and read choices are those of :func:`carry_table`.
+
+    For each transition ``t`` and each category code with weight, in that order (the implicit row's
+    category, then the explicit rows' code, ascending), one entry: ``(t, code of the explicit rows
+    (4 ** j per row j of those that get cards of the value), implicit category, weight)``. A row's
+    category is 1 when the value's cards are its lowest, 2 its highest, 3 its whole hand, else 0; the
+    implicit row has one only when it is a hand (``implicit_hand``: its size, else -1) and gets cards."""
+    R = cdims.shape[0]
+    n_masks = 1 << F
+    mask_offset = np.zeros(n_masks, np.int64)
+    for m in range(n_masks):
+        for b in range(F):
+            if m >> b & 1:
+                mask_offset[m] += strides[R + b]
+    coords = np.zeros(R, np.int64)
+    n_bins = 4 ** (R + 1)
+    bins = np.zeros(n_bins)
+    out_t = []
+    out_code = []
+    out_imp = []
+    out_w = []
+    fwd_lo = np.zeros(R, np.int64)
+    fwd_hi = np.zeros(R, np.int64)
+    bwd_lo = np.zeros(R, np.int64)
+    bwd_hi = np.zeros(R, np.int64)
+    lo = np.zeros(R, np.int64)
+    hi = np.zeros(R, np.int64)
+    weighed = _count_support(forward, cdims, n_masks, fwd_lo, fwd_hi) and \
+        _count_support(backward, cdims, n_masks, bwd_lo, bwd_hi)
+    for t in range(comp_x.shape[0]):
+        if not weighed or not _transition_box(t, comp_x, cdims, fwd_lo, fwd_hi, bwd_lo, bwd_hi, lo, hi):
+            continue
+        phi = comp_phi[t]
+        free = (n_masks - 1) & ~phi
+        shift = mask_offset[phi]
+        move = 0
+        moved = 0
+        for i in range(R):
+            move += comp_x[t, i] * strides[i]
+            moved += comp_x[t, i]
+        rest = comp_rest[t]
+        split = implicit_hand >= 0 and rest > 0
+        n_s = 0
+        for i in range(R):
+            if comp_x[t, i] > 0:
+                n_s += 1
+        used = 4 ** n_s * 4
+        for k in range(used):
+            bins[k] = 0.0
+        for i in range(R):
+            coords[i] = lo[i]
+        while True:
+            flat = _box_flat(coords, strides)
+            total = 0.0
+            sub = free
+            while True:
+                a = flat + mask_offset[sub]
+                total += forward[a] * backward[a + move + shift]
+                if sub == 0:
+                    break
+                sub = (sub - 1) & free
+            if total != 0.0:
+                below = 0
+                for i in range(R):
+                    below += coords[i]
                 if avoid.shape[0] > 0:
                     factor = 1.0
-                    below = 0
-                    for i in range(R):
-                        below += coords[i]
                     for e in range(avoid.shape[0]):
                         row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
                         if row < R:
@@ -1316,32 +1496,47 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
                             xi = comp_x[t, row]
                         else:
                             src = placed_before - below
-                            xi = comp_rest[t]
+                            xi = rest
                         if src <= k1 and src + xi >= k2:
                             factor = factor * read
-                    f = w * factor
-                # every flag setting with the bits of phi clear: the submasks of ``free``
-                sub = free
-                while True:
-                    a = flat + mask_offset[sub]
-                    b2 = a + move + shift
-                    if backward:
-                        new[a] += f * table[b2]
-                    else:
-                        new[b2] += f * table[a]
-                    if sub == 0:
-                        break
-                    sub = (sub - 1) & free
-            # the next count state, in C order
-            i = R - 1
-            while i >= 0:
-                coords[i] += 1
-                flat += strides[i]
-                if coords[i] < cdims[i]:
-                    break
-                flat -= coords[i] * strides[i]
-                coords[i] = 0
-                i -= 1
+                    total = total * factor
+                code = 0
+                j = 0
+                for i in range(R):
+                    if comp_x[t, i] > 0:
+                        cat = 0
+                        if coords[i] == 0:
+                            cat += 1
+                        if coords[i] == cdims[i] - 1 - comp_x[t, i]:
+                            cat += 2
+                        code += cat * 4 ** j
+                        j += 1
+                imp = 0
+                if split:
+                    if placed_before - below == 0:
+                        imp += 1
+                    if placed_now - below - moved == implicit_hand:
+                        imp += 2
+                bins[imp * 4 ** n_s + code] += total
+            if not _next_in_box(coords, lo, hi):
+                break
+        for k in range(used):
+            if bins[k] != 0.0:
+                out_t.append(t)
+                out_code.append(k % 4 ** n_s)
+                out_imp.append(k // 4 ** n_s)
+                out_w.append(bins[k] * comp_w[t])
+    n = len(out_t)
+    ts = np.empty(n, np.int64)
+    codes = np.empty(n, np.int64)
+    imps = np.empty(n, np.int64)
+    ws = np.empty(n)
+    for k in range(n):
+        ts[k] = out_t[k]
+        codes[k] = out_code[k]
+        imps[k] = out_imp[k]
+        ws[k] = out_w[k]
+    return ts, codes, imps, ws
 
 
 @compiled

@@ -137,6 +137,22 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _transition_arrays(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: bool, implicit: bool,
+                       rows: tuple[_RowTerms, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_transitions` as arrays for the compiled passes: the explicit counts (one row each), the
+    implicit count, the flipping bits as a mask and the prior weight as a float (read-only, memoised)."""
+    ts = _transitions(u, total, cdims, flags, unit, implicit, rows)
+    mask_of = {phi: sum(1 << b for b in phi) for phi in {t[2] for t in ts}}
+    arrays = (np.array([t[0] for t in ts], dtype=np.int64).reshape(len(ts), len(cdims)),
+              np.array([t[1] for t in ts], dtype=np.int64),
+              np.array([mask_of[t[2]] for t in ts], dtype=np.int64),
+              np.array([float(t[3]) for t in ts], dtype=np.float64))
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
+
+
 class Lattice:
     """Forward-backward tables over the cumulative-count lattice of the hidden rows.
 
@@ -187,6 +203,7 @@ class Lattice:
         self._entries_cache: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], Any]]] = {}
         self._slice_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                 tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
+        self._transition_keys: dict[int, tuple[Any, ...]] = {}
         #: ``transitions[u]``: the transitions of value ``u`` with their prior weights.
         self.transitions: list[list[Transition]] = [[]] + [
             self._weighted(u, max(facts.hidden[u], 0)) for u in range(1, 13)
@@ -223,7 +240,9 @@ class Lattice:
         limits.check("beliefs", self.deadline)
         terms = tuple((r.offset[u], tuple(extra for value, extra in r.choices if value == u), tuple(r.dealt_terms),
                        tuple((tc.bit, tc.extra[u], tc.terms) for tc in r.tracked_choices)) for r in self.rows)
-        return list(_transitions(u, total, self.cdims, self.n_flags, self.unit, self.implicit is not None, terms))
+        key = (u, total, self.cdims, self.n_flags, self.unit, self.implicit is not None, terms)
+        self._transition_keys[u] = key
+        return list(_transitions(*key))
 
     def _axis(self, axis: int, length: int) -> np.ndarray:
         shape = [1] * (self.n_explicit + self.n_flags)
@@ -380,14 +399,8 @@ class Lattice:
         return strides
 
     def _arrays(self, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Value ``u``'s transitions as arrays: the explicit counts (one row each), the implicit count,
-        the flipping bits as a mask and the prior weight."""
-        ts = self.transitions[u]
-        comp_x = np.array([t[0] for t in ts], dtype=np.int64).reshape(len(ts), self.n_explicit)
-        rest = np.array([t[1] for t in ts], dtype=np.int64)
-        phi = np.array([sum(1 << b for b in t[2]) for t in ts], dtype=np.int64)
-        weight = np.array([float(t[3]) for t in ts], dtype=np.float64)
-        return comp_x, rest, phi, weight
+        """Value ``u``'s transitions as arrays (:func:`_transition_arrays`)."""
+        return _transition_arrays(*self._transition_keys[u])
 
     def _table(self, backward: bool) -> list[np.ndarray]:
         """The forward tables (``backward=False``: from the start state) or the backward ones (to
@@ -510,6 +523,14 @@ class Lattice:
         reachable, 1: they are its lowest cards, 2: its highest cards, 3: the
         whole hand}.
         """
+        imp = self.implicit
+        if self.exact:
+            return self._entries_slices(v)
+        return self._entries_compiled(v, -1 if imp is None or imp.key == POOL else imp.size)
+
+    def _entries_slices(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        """:meth:`_entries` by numpy slices of each transition's box (in the tables' number type: exact
+        numbers too)."""
         a, b = self.forward[v - 1], self.backward[v]
         out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
         imp = self.implicit
@@ -559,6 +580,32 @@ class Lattice:
                     for j, i in enumerate(S):
                         cats[i] = (c_ // (4 ** j)) % 4
                     out.append((x + (rest,), tuple(cats) + (icat,), total))
+        return out
+
+    def _entries_compiled(self, v: int, implicit_hand: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+        """:meth:`_entries` in floats, by :func:`trio_solver.kernel.entry_sums` (the same entries in the
+        same order)."""
+        limits.check("beliefs", self.deadline)
+        transitions = self.transitions[v]
+        comp_x, comp_rest, comp_phi, comp_w = self._arrays(v)
+        read = self.read_weight
+        avoid = np.array(self.avoid[v], dtype=np.int64).reshape(len(self.avoid[v]), 3)
+        ts, codes, imps, ws = kernel.entry_sums(
+            np.ascontiguousarray(self.forward[v - 1], dtype=np.float64).reshape(-1),
+            np.ascontiguousarray(self.backward[v], dtype=np.float64).reshape(-1),
+            np.array(self.cdims, dtype=np.int64), np.array(self._strides, dtype=np.int64), self.n_flags,
+            comp_x, comp_rest, comp_phi, comp_w, avoid, 1.0 if read is None else float(read),
+            self.placed[v - 1], self.placed[v], implicit_hand)
+        out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
+        for t, code, imp, w in zip(ts.tolist(), codes.tolist(), imps.tolist(), ws.tolist()):
+            x, rest = transitions[t][0], transitions[t][1]
+            cats = [0] * self.n_explicit
+            j = 0
+            for i, xi in enumerate(x):
+                if xi > 0:
+                    cats[i] = code // 4 ** j % 4
+                    j += 1
+            out.append((x + (rest,), tuple(cats) + (imp,), w))
         return out
 
     # -- sampling -------------------------------------------------------------------
