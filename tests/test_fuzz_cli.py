@@ -177,10 +177,11 @@ def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_in_one_line() -> None:
     # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
     # SIGINT ignored (and children inherit that)
-    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "beliefs", TEAMS6, "--swap-budget", "4000000"],
+    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "analyse", TEAMS6, "--samples", "200000",
+                             "--confidence", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(5.0)  # imports done, deep in the belief lattice (the whole command takes over 15 s of CPU)
+    time.sleep(5.0)  # imports done, deep in the playouts (200,000 deals for every reveal: hours of CPU)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -234,11 +235,15 @@ def test_write_errors_in_cli_are_one_line(tmp_path: Path, monkeypatch: pytest.Mo
     assert list(tmp_path.iterdir()) == []
 
 
-def test_time_limit_stops_a_long_belief_computation() -> None:
+@pytest.mark.parametrize("args, limit", [
+    (["beliefs", TEAMS6, "--swap-budget", "4000000"], "0.2"),  # about 2 s of lattice
+    (["analyse", TEAMS6, "--samples", "200000", "--confidence", "1"], "1"),  # hours of playouts
+])
+def test_time_limit_stops_a_long_computation(args: list[str], limit: str) -> None:
     start = time.monotonic()
-    r = _run(["beliefs", TEAMS6, "--swap-budget", "4000000", "--time-limit", "1"])
+    r = _run(args + ["--time-limit", limit])
     assert r.returncode == 1
-    assert "time limit of 1 s" in _one_line_error(r.stderr)
+    assert f"time limit of {limit} s" in _one_line_error(r.stderr)
     assert time.monotonic() - start < 30
     assert r.stdout == ""
 
