@@ -87,9 +87,25 @@ def test_the_loss_interval_holds_the_true_loss_at_the_stated_confidence(confiden
     assert overlabelled <= allowed, (overlabelled, runs)
 
 
-def test_a_clear_answer_stops_early_and_an_unclear_one_plays_to_the_cap() -> None:
+def test_a_clear_answer_stops_early_and_an_unclear_one_stops_for_futility() -> None:
+    """A clear loss stops before the cap, decided. A loss on a threshold stops before the cap too, not
+    sure: even at the cap its interval would straddle the threshold. At confidence 1 it plays the cap."""
     clear = _synthetic([0.2, 0.9, 0.1], 0.6, 1)
     judge_loss(clear, 1, Stopping(0.95, 1024, 32))
+    assert clear.tallies[1].samples < 1024
     unclear = _synthetic([0.50, 0.45], 0.6, 2)  # a loss of 0.05: on a threshold
-    judge_loss(unclear, 1, Stopping(0.95, 1024, 32))
-    assert clear.tallies[1].samples < 1024 and unclear.tallies[1].samples == 1024
+    _, _, _, low, high = judge_loss(unclear, 1, Stopping(0.95, 1024, 32))
+    assert unclear.tallies[1].samples < 1024
+    assert low < 0.05 < high
+    everything = _synthetic([0.50, 0.45], 0.6, 2)
+    judge_loss(everything, 1, Stopping(1.0, 1024, 32))
+    assert everything.tallies[1].samples == 1024
+
+
+def test_a_loss_the_cap_can_tell_is_played_on_until_it_is_told() -> None:
+    """A loss in the middle of a band (0.15, a mistake) is undecided after the first batch but not futile:
+    the race goes on and ends decided, labelled a mistake."""
+    race = _synthetic([0.55, 0.40], 0.6, 3)
+    _, _, _, low, high = judge_loss(race, 1, Stopping(0.95, 1024, 32))
+    assert race.tallies[1].samples > 64
+    assert label_for(low, GAME_THRESHOLDS) == label_for(high, GAME_THRESHOLDS) == "mistake"

@@ -16,7 +16,8 @@ common deals, :func:`trio_solver.decide.evaluate.paired_gap`) lies between two
 thresholds. A reveal that is behind the leader at that confidence is dropped
 from later batches. A decision is labelled only when its loss is above the
 label's threshold at that confidence; when the cap of ``samples`` deals comes
-first, the decision says it is not sure (:attr:`Decision.sure`). Labels by game
+first, or the cap would most likely not make it clear either (:func:`judge_loss`),
+the decision says it is not sure (:attr:`Decision.sure`). Labels by game
 loss: inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20
 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the game is also
 estimated after every turn (:func:`trio_solver.decide.evaluate.evaluate` from a
@@ -56,6 +57,7 @@ swap choices are not judged.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -380,8 +382,9 @@ class Analysis:
                       "Loss: the drop in the chance to win the game, ± its error. '(only)' and '(no choice)' are "
                       "not scored;",
                       "'(noise)': the loss is not told apart from 0, so no better reveal is named (best: '-');",
-                      f"a '?': the playouts stopped at their cap before the label was clear at "
-                      f"{self.confidence:.0%} (it may be worse, or a label may be missing)."]
+                      f"a '?': the playouts stopped (at their cap, or where more would most likely not tell) "
+                      f"before the label was clear at {self.confidence:.0%} (it may be worse, or a label may be "
+                      "missing)."]
         else:
             lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
                       "'(only)' and '(no choice)' are not scored."]
@@ -465,7 +468,8 @@ def _judge_by_game(view: PlayerView, beliefs: Beliefs, adv: Advice, played: Reve
 
 def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, float, float, float]:
     """Run ``race`` until the loss of candidate ``mine`` is clear at ``stopping.confidence`` (its confidence
-    interval within one label band) or the cap: (the best candidate, the loss, its paired standard error,
+    interval within one label band), the cap, or futility (the cap would most likely leave the interval
+    across a threshold all the same: see ``futile`` below): (the best candidate, the loss, its paired standard error,
     the interval's ends). The loss is the lead of the best candidate over ``mine`` (0 when none leads);
     the interval, the widest of the leads of the candidates still in the race at ``z`` paired standard
     errors, within 0 and 1."""
@@ -478,9 +482,28 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
                 low, high = max(low, gap - z * se), max(high, gap + z * se)
         return min(low, 1.0), min(high, 1.0)
 
+    def futile(r: Race, z: float) -> bool:
+        """Whether the cap would most likely end "not sure" all the same: the leading gap's estimate is
+        more than one standard error of its remaining movement away from every estimate whose interval at
+        the cap (``z`` standard errors, shrunk with the deals still to come) would lie within one band."""
+        n = r.tallies[mine].samples
+        others = [r.gap(i, mine) for i in r.alive if i != mine]
+        if math.isinf(z) or n >= stopping.cap or not others:
+            return False
+        centre, se = max(others)
+        half = z * se * math.sqrt(n / stopping.cap)
+        movement = se * math.sqrt(1 - n / stopping.cap)
+        edges = [-math.inf] + sorted(t for t, _ in GAME_THRESHOLDS) + [math.inf]
+        distance = math.inf
+        for lo, hi in zip(edges, edges[1:]):
+            lo, hi = lo + half, hi - half
+            if lo <= hi:
+                distance = min(distance, max(lo - centre, centre - hi, 0.0))
+        return distance > movement
+
     def decided(r: Race, z: float) -> bool:
         low, high = bounds(r, z)
-        return _band(low) == _band(high)
+        return _band(low) == _band(high) or futile(r, z)
 
     race.run(stopping, decided, keep=[mine])
     low, high = bounds(race, stopping.z())
