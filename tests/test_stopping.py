@@ -10,7 +10,7 @@ import pytest
 
 from trio_solver.report.analysis import GAME_THRESHOLDS, judge_loss, label_for
 from trio_solver.errors import ViewError
-from trio_solver.decide.evaluate import Race
+from trio_solver.decide.evaluate import Race, rank
 from trio_solver.game.reveal import Reveal
 from trio_solver.decide.search import Evaluation
 from trio_solver.decide.stopping import Stopping
@@ -109,3 +109,29 @@ def test_a_loss_the_cap_can_tell_is_played_on_until_it_is_told() -> None:
     _, _, _, low, high = judge_loss(race, 1, Stopping(0.95, 1024, 32))
     assert race.tallies[1].samples > 64
     assert label_for(low, GAME_THRESHOLDS) == label_for(high, GAME_THRESHOLDS) == "mistake"
+
+
+def test_out_of_reach_on_an_edge_and_within_reach_inside_a_range() -> None:
+    stopping = Stopping(0.95, 1024, 32)
+
+    def ranges(half: float) -> list[tuple[float, float]]:
+        return [(-math.inf, 0.05 - half), (0.05 + half, math.inf)]
+
+    assert stopping.out_of_reach(0.05, 0.02, 512, ranges)  # on the edge: the cap's interval straddles it
+    assert not stopping.out_of_reach(0.12, 0.02, 512, ranges)  # inside a deciding range already
+    assert not stopping.out_of_reach(0.05, 0.08, 32, ranges)  # early: the estimate may still move far
+    assert not stopping.out_of_reach(0.05, 0.02, 1024, ranges)  # at the cap: nothing is stopped early
+    assert not Stopping(1.0, 1024, 32).out_of_reach(0.05, 0.02, 512, ranges)  # confidence 1 plays the cap
+
+
+def test_ranking_stops_when_near_equal_candidates_cannot_be_told_apart() -> None:
+    """Two equal candidates (and a clearly worse one): within a 0.01 margin takes more than the cap, so the
+    ranking stops for futility well before the cap, the worse one dropped. Two candidates 0.03 apart are
+    played on until the worse leaves the race."""
+    tie = _synthetic([0.50, 0.50, 0.30], 0.6, 4)
+    rank(tie, Stopping(0.95, 4096, 64), 0.01)
+    assert tie.alive == [0, 1]
+    assert tie.tallies[0].samples < 4096
+    apart = _synthetic([0.50, 0.47], 0.6, 5)
+    rank(apart, Stopping(0.95, 4096, 64), 0.01)
+    assert apart.alive == [0] and apart.tallies[1].samples > 256

@@ -91,8 +91,12 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     """
     offsets = [r[0] for r in rows]
     chooser = [r[1] for r in rows]
-    plain = not any(offsets) and not any(chooser) and flags == 0
     out: list[Transition] = []
+    if not any(offsets) and not any(chooser) and flags == 0:  # the plain multinomial
+        for x, rest, w in _compositions(len(cdims), total):
+            if all(xi <= d - 1 for xi, d in zip(x, cdims)):
+                out.append((x, rest, (), 1 if unit else w))
+        return tuple(out)
     n_masks = 1 << flags
     flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(n_masks)]
     bits = (np.arange(n_masks)[None, :] >> np.arange(flags)[:, None]) & 1  # bits[b, mask]
@@ -108,11 +112,8 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     # flips, its extra), each per set of flipping bits
     dealt_offset = [linear(r[0], r[2]) for r in rows]
     tracked = [[(bits[bit] == 1, linear(extra, terms)) for bit, extra, terms in r[3]] for r in rows]
-    for x, rest, w in _compositions(len(cdims), total):
+    for x, rest, _ in _compositions(len(cdims), total):
         if any(xi > d - 1 for xi, d in zip(x, cdims)):
-            continue
-        if plain:
-            out.append((x, rest, (), 1 if unit else w))
             continue
         counts = x + (rest,) if implicit else x
         dealt = [c + off for c, off in zip(counts, dealt_offset)]

@@ -482,28 +482,24 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
                 low, high = max(low, gap - z * se), max(high, gap + z * se)
         return min(low, 1.0), min(high, 1.0)
 
-    def futile(r: Race, z: float) -> bool:
-        """Whether the cap would most likely end "not sure" all the same: the leading gap's estimate is
-        more than one standard error of its remaining movement away from every estimate whose interval at
-        the cap (``z`` standard errors, shrunk with the deals still to come) would lie within one band."""
-        n = r.tallies[mine].samples
+    edges = [-math.inf] + sorted(t for t, _ in GAME_THRESHOLDS) + [math.inf]
+
+    def bands(half: float) -> list[tuple[float, float]]:
+        """The leads whose interval of ``half`` on either side lies within one label band."""
+        return [(lo + half, hi - half) for lo, hi in zip(edges, edges[1:])]
+
+    def futile(r: Race) -> bool:
+        """Whether the cap would most likely end "not sure" all the same (for the leading gap:
+        :meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`)."""
         others = [r.gap(i, mine) for i in r.alive if i != mine]
-        if math.isinf(z) or n >= stopping.cap or not others:
+        if not others:
             return False
-        centre, se = max(others)
-        half = z * se * math.sqrt(n / stopping.cap)
-        movement = se * math.sqrt(1 - n / stopping.cap)
-        edges = [-math.inf] + sorted(t for t, _ in GAME_THRESHOLDS) + [math.inf]
-        distance = math.inf
-        for lo, hi in zip(edges, edges[1:]):
-            lo, hi = lo + half, hi - half
-            if lo <= hi:
-                distance = min(distance, max(lo - centre, centre - hi, 0.0))
-        return distance > movement
+        lead, se = max(others)
+        return stopping.out_of_reach(lead, se, r.tallies[mine].samples, bands)
 
     def decided(r: Race, z: float) -> bool:
         low, high = bounds(r, z)
-        return _band(low) == _band(high) or futile(r, z)
+        return _band(low) == _band(high) or futile(r)
 
     race.run(stopping, decided, keep=[mine])
     low, high = bounds(race, stopping.z())
