@@ -556,9 +556,7 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     from the first, :func:`paired_gap`). The reveals are played out on common posterior deals in
     doubling batches (:class:`~trio_solver.decide.stopping.Stopping`): a reveal that is behind the leader
     at ``confidence`` is dropped from later batches, and the race stops once every reveal left is
-    within ``margin`` of the leader at that confidence, at ``samples`` deals, or once more deals would
-    most likely not settle the reveals left either way
-    (:meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`). The centre cards no
+    within ``margin`` of the leader at that confidence, or at ``samples`` deals. The centre cards no
     one has seen are one move (the posterior cannot tell them apart): the first is played out and its
     figures stand for all of them. Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.decide.search.advise` does, and for a bad
@@ -577,7 +575,11 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     firsts = distinct_moves(view, post.memory, base.evaluations)
     race = Race.on(post, firsts, seed)
 
-    rank(race, stopping, margin)
+    def decided(r: Race, z: float) -> bool:
+        best = r.leader()
+        return all(i == best or _within(r.gap(best, i), z, margin) for i in r.alive)
+
+    race.run(stopping, decided)
     by_move = {post.memory.alike(view, e.reveal): i for i, e in enumerate(firsts)}
 
     def index(e: Evaluation) -> int:
@@ -594,26 +596,6 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     lead = race.tallies[index(first)]
     out = [replace(e, p_game_gap_stderr=paired_gap(lead, first, race.tallies[index(e)], e)[1]) for e in out]
     return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
-
-
-def rank(race: Race, stopping: Stopping, margin: float) -> None:
-    """Run ``race`` (:meth:`Race.run`) until every candidate left is within ``margin`` of the leader at
-    ``stopping.confidence`` (those behind the leader at it leave the race), the cap, or until more deals
-    would most likely settle none of the candidates left either way
-    (:meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`)."""
-
-    def settled(half: float) -> list[tuple[float, float]]:
-        """The leads of the leader over a candidate that an interval of ``half`` on either side settles:
-        within the margin, or ahead (the candidate leaves the race)."""
-        return [(-math.inf, margin - half), (half, math.inf)]
-
-    def decided(r: Race, z: float) -> bool:
-        best = r.leader()
-        undecided = [r.gap(best, i) for i in r.alive if i != best and not _within(r.gap(best, i), z, margin)]
-        n = r.tallies[best].samples
-        return all(stopping.out_of_reach(gap, se, n, settled) for gap, se in undecided)
-
-    race.run(stopping, decided)
 
 
 def _within(gap: tuple[float, float], z: float, margin: float) -> bool:

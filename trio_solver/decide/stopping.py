@@ -71,24 +71,26 @@ class Stopping:
         return NormalDist().inv_cdf(1 - (alpha if one_sided else alpha / 2))
 
     def out_of_reach(self, estimate: float, stderr: float, deals: int,
-                     decided: Callable[[float], list[tuple[float, float]]]) -> bool:
-        """Futility: whether more deals, up to the cap, would most likely leave a comparison undecided.
+                     wanted: Callable[[float], list[tuple[float, float]]], reach: float = 2.0) -> bool:
+        """Futility: whether more deals, up to the cap, would most likely not bring a comparison to an
+        answer worth having.
 
-        ``estimate`` and ``stderr`` are the comparison's now, after ``deals`` deals; ``decided(half)``
-        lists the ranges of estimates that would decide it with an interval of ``half`` on either side.
-        If the estimate stayed where it is, the interval at the cap would be ``z`` standard errors shrunk
-        to the cap's number of deals; the estimate itself still moves, by about ``stderr`` times the
-        root of the share of deals to come. The comparison is out of reach when the estimate is more
-        than that one movement away from every deciding range. Never at confidence 1 or at the cap.
-        Stopping for futility only ever stops without an answer: the stated confidence of the answers
-        given is untouched."""
+        ``estimate`` and ``stderr`` are the comparison's now, after ``deals`` deals; ``wanted(half)``
+        lists the ranges of estimates whose interval of ``half`` on either side would give such an
+        answer. If the estimate stayed where it is, the interval at the cap would be ``z`` standard
+        errors shrunk to the cap's number of deals; the estimate itself still moves, by about
+        ``stderr`` times the root of the share of deals to come (its *movement*). The comparison is
+        out of reach when the estimate is more than ``reach`` movements away from every wanted range
+        (with ``reach=2``, a normal estimate gets there with chance about 2%). Never at confidence 1
+        or at the cap. Stopping for futility only ever stops without an answer: the stated confidence
+        of the answers given is untouched."""
         z = self.z()
         if math.isinf(z) or deals >= self.cap:
             return False
         half = z * stderr * math.sqrt(deals / self.cap)
-        movement = stderr * math.sqrt(1 - deals / self.cap)
+        movement = reach * stderr * math.sqrt(1 - deals / self.cap)
         distance = math.inf
-        for lo, hi in decided(half):
+        for lo, hi in wanted(half):
             if lo <= hi:
                 distance = min(distance, max(lo - estimate, estimate - hi, 0.0))
         return distance > movement

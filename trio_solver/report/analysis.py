@@ -16,8 +16,8 @@ common deals, :func:`trio_solver.decide.evaluate.paired_gap`) lies between two
 thresholds. A reveal that is behind the leader at that confidence is dropped
 from later batches. A decision is labelled only when its loss is above the
 label's threshold at that confidence; when the cap of ``samples`` deals comes
-first, or the cap would most likely not make it clear either (:func:`judge_loss`),
-the decision says it is not sure (:attr:`Decision.sure`). Labels by game
+first, or more deals would most likely neither raise its label nor make it clear
+(:func:`judge_loss`), the decision says it is not sure (:attr:`Decision.sure`). Labels by game
 loss: inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20
 (:data:`GAME_THRESHOLDS`). The chance that each seat wins the game is also
 estimated after every turn (:func:`trio_solver.decide.evaluate.evaluate` from a
@@ -382,9 +382,9 @@ class Analysis:
                       "Loss: the drop in the chance to win the game, ± its error. '(only)' and '(no choice)' are "
                       "not scored;",
                       "'(noise)': the loss is not told apart from 0, so no better reveal is named (best: '-');",
-                      f"a '?': the playouts stopped (at their cap, or where more would most likely not tell) "
-                      f"before the label was clear at {self.confidence:.0%} (it may be worse, or a label may be "
-                      "missing)."]
+                      "a '?': the playouts stopped (at their cap, or where more would most likely change "
+                      f"nothing) before the label was clear at {self.confidence:.0%} (it may be worse, or a "
+                      "label may be missing)."]
         else:
             lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
                       "'(only)' and '(no choice)' are not scored."]
@@ -468,8 +468,8 @@ def _judge_by_game(view: PlayerView, beliefs: Beliefs, adv: Advice, played: Reve
 
 def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, float, float, float]:
     """Run ``race`` until the loss of candidate ``mine`` is clear at ``stopping.confidence`` (its confidence
-    interval within one label band), the cap, or futility (the cap would most likely leave the interval
-    across a threshold all the same: see ``futile`` below): (the best candidate, the loss, its paired standard error,
+    interval within one label band), the cap, or futility (more deals would most likely neither raise
+    the label nor make it clear: see ``futile`` below): (the best candidate, the loss, its paired standard error,
     the interval's ends). The loss is the lead of the best candidate over ``mine`` (0 when none leads);
     the interval, the widest of the leads of the candidates still in the race at ``z`` paired standard
     errors, within 0 and 1."""
@@ -482,24 +482,27 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
                 low, high = max(low, gap - z * se), max(high, gap + z * se)
         return min(low, 1.0), min(high, 1.0)
 
-    edges = [-math.inf] + sorted(t for t, _ in GAME_THRESHOLDS) + [math.inf]
+    thresholds = sorted(t for t, _ in GAME_THRESHOLDS)
 
-    def bands(half: float) -> list[tuple[float, float]]:
-        """The leads whose interval of ``half`` on either side lies within one label band."""
-        return [(lo + half, hi - half) for lo, hi in zip(edges, edges[1:])]
-
-    def futile(r: Race) -> bool:
-        """Whether the cap would most likely end "not sure" all the same (for the leading gap:
-        :meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`)."""
+    def futile(r: Race, z: float) -> bool:
+        """Whether more deals would most likely change nothing: the loss's lower end would need to pass
+        the next threshold above it, or its upper end to get under that threshold (the label would be
+        sure), and the leading gap is out of reach of both
+        (:meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`: two movements for a higher label,
+        one for a sure one)."""
         others = [r.gap(i, mine) for i in r.alive if i != mine]
-        if not others:
+        low = bounds(r, z)[0]
+        higher = [t for t in thresholds if t > low]
+        if not others or not higher:
             return False
         lead, se = max(others)
-        return stopping.out_of_reach(lead, se, r.tallies[mine].samples, bands)
+        n = r.tallies[mine].samples
+        return (stopping.out_of_reach(lead, se, n, lambda half: [(higher[0] + half, math.inf)])
+                and stopping.out_of_reach(lead, se, n, lambda half: [(-math.inf, higher[0] - half)], reach=1.0))
 
     def decided(r: Race, z: float) -> bool:
         low, high = bounds(r, z)
-        return _band(low) == _band(high) or futile(r)
+        return _band(low) == _band(high) or futile(r, z)
 
     race.run(stopping, decided, keep=[mine])
     low, high = bounds(race, stopping.z())
