@@ -1332,6 +1332,41 @@ def _box_flat(coords: np.ndarray, strides: np.ndarray) -> int:
     return flat
 
 
+@inlined
+def _flag_offsets(strides: np.ndarray, R: int, F: int) -> np.ndarray:
+    """The flat offset of every setting of the ``F`` flag bits (axes ``R`` on, of strides ``strides``)."""
+    offsets = np.zeros(1 << F, np.int64)
+    for m in range(1 << F):
+        for b in range(F):
+            if m >> b & 1:
+                offsets[m] += strides[R + b]
+    return offsets
+
+
+@inlined
+def _read_factor(coords: np.ndarray, t: int, comp_x: np.ndarray, comp_rest: np.ndarray, avoid: np.ndarray,
+                 read: float, placed_before: int) -> float:
+    """The weight ``read`` per read choice ``avoid[e] = (row, k1, k2)`` that transition ``t`` makes unlikely
+    from the count state ``coords``: the row held at most ``k1`` cards up to the value before and holds
+    at least ``k2`` after (the implicit row, ``R``, holds ``placed_before`` minus the explicit counts)."""
+    R = coords.shape[0]
+    below = 0
+    for i in range(R):
+        below += coords[i]
+    factor = 1.0
+    for e in range(avoid.shape[0]):
+        row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
+        if row < R:
+            src = coords[row]
+            xi = comp_x[t, row]
+        else:
+            src = placed_before - below
+            xi = comp_rest[t]
+        if src <= k1 and src + xi >= k2:
+            factor = factor * read
+    return factor
+
+
 @compiled
 def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: np.ndarray, F: int,
                 comp_x: np.ndarray, comp_rest: np.ndarray, comp_phi: np.ndarray, comp_w: np.ndarray,
@@ -1346,11 +1381,7 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
     each source sums its targets."""
     R = cdims.shape[0]
     n_masks = 1 << F
-    mask_offset = np.zeros(n_masks, np.int64)
-    for m in range(n_masks):
-        for b in range(F):
-            if m >> b & 1:
-                mask_offset[m] += strides[R + b]
+    mask_offset = _flag_offsets(strides, R, F)
     coords = np.zeros(R, np.int64)
     # where the table has weight: the sources forward, the targets backward
     known_lo = np.zeros(R, np.int64)
@@ -1382,21 +1413,7 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
         while True:
             f = w
             if avoid.shape[0] > 0:
-                factor = 1.0
-                below = 0
-                for i in range(R):
-                    below += coords[i]
-                for e in range(avoid.shape[0]):
-                    row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
-                    if row < R:
-                        src = coords[row]
-                        xi = comp_x[t, row]
-                    else:
-                        src = placed_before - below
-                        xi = comp_rest[t]
-                    if src <= k1 and src + xi >= k2:
-                        factor = factor * read
-                f = w * factor
+                f = w * _read_factor(coords, t, comp_x, comp_rest, avoid, read, placed_before)
             # every flag setting with the bits of phi clear: the submasks of ``free``
             sub = free
             while True:
@@ -1431,11 +1448,7 @@ def entry_sums(forward: np.ndarray, backward: np.ndarray, cdims: np.ndarray, str
     implicit row has one only when it is a hand (``implicit_hand``: its size, else -1) and gets cards."""
     R = cdims.shape[0]
     n_masks = 1 << F
-    mask_offset = np.zeros(n_masks, np.int64)
-    for m in range(n_masks):
-        for b in range(F):
-            if m >> b & 1:
-                mask_offset[m] += strides[R + b]
+    mask_offset = _flag_offsets(strides, R, F)
     coords = np.zeros(R, np.int64)
     n_bins = 4 ** (R + 1)
     bins = np.zeros(n_bins)
@@ -1488,18 +1501,7 @@ def entry_sums(forward: np.ndarray, backward: np.ndarray, cdims: np.ndarray, str
                 for i in range(R):
                     below += coords[i]
                 if avoid.shape[0] > 0:
-                    factor = 1.0
-                    for e in range(avoid.shape[0]):
-                        row, k1, k2 = avoid[e, 0], avoid[e, 1], avoid[e, 2]
-                        if row < R:
-                            src = coords[row]
-                            xi = comp_x[t, row]
-                        else:
-                            src = placed_before - below
-                            xi = rest
-                        if src <= k1 and src + xi >= k2:
-                            factor = factor * read
-                    total = total * factor
+                    total = total * _read_factor(coords, t, comp_x, comp_rest, avoid, read, placed_before)
                 code = 0
                 j = 0
                 for i in range(R):
