@@ -370,13 +370,8 @@ class Lattice:
             return self._carry_slices(table, u, backward)
         limits.check("beliefs", self.deadline)
         new = self._zeros()
-        comp_x, comp_rest, comp_phi, comp_w = self._arrays(u)
-        read = self.read_weight
-        avoid = np.array(self.avoid[u], dtype=np.int64).reshape(len(self.avoid[u]), 3)
         kernel.carry_table(np.ascontiguousarray(table, dtype=np.float64).reshape(-1), new.reshape(-1),
-                           np.array(self.cdims, dtype=np.int64), np.array(self._strides, dtype=np.int64),
-                           self.n_flags, comp_x, comp_rest, comp_phi, comp_w, avoid,
-                           1.0 if read is None else float(read), self.placed[u - 1], kernel.as_bool(backward))
+                           *self._compiled_args(u), self.placed[u - 1], kernel.as_bool(backward))
         return new
 
     def _carry_slices(self, table: np.ndarray, u: int, backward: bool) -> np.ndarray:
@@ -399,9 +394,20 @@ class Lattice:
             strides[i] = strides[i + 1] * self.dims[i + 1]
         return strides
 
-    def _arrays(self, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Value ``u``'s transitions as arrays (:func:`_transition_arrays`)."""
-        return _transition_arrays(*self._transition_keys[u])
+    @cached_property
+    def _shape_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The count axes' lengths and every axis's stride, as arrays for the compiled passes."""
+        return np.array(self.cdims, dtype=np.int64), np.array(self._strides, dtype=np.int64)
+
+    def _compiled_args(self, u: int) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray,
+                                              np.ndarray, np.ndarray, float]:
+        """What :func:`trio_solver.kernel.carry_table` and :func:`trio_solver.kernel.entry_sums` read of
+        value ``u``: the table's shape, the flag bits, the transitions as arrays
+        (:func:`_transition_arrays`), the read choices and the read weight."""
+        read = self.read_weight
+        avoid = np.array(self.avoid[u], dtype=np.int64).reshape(len(self.avoid[u]), 3)
+        return (*self._shape_arrays, self.n_flags, *_transition_arrays(*self._transition_keys[u]), avoid,
+                1.0 if read is None else float(read))
 
     def _table(self, backward: bool) -> list[np.ndarray]:
         """The forward tables (``backward=False``: from the start state) or the backward ones (to
@@ -524,10 +530,9 @@ class Lattice:
         reachable, 1: they are its lowest cards, 2: its highest cards, 3: the
         whole hand}.
         """
-        imp = self.implicit
         if self.exact:
             return self._entries_slices(v)
-        return self._entries_compiled(v, -1 if imp is None or imp.key == POOL else imp.size)
+        return self._entries_compiled(v)
 
     def _entries_slices(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
         """:meth:`_entries` by numpy slices of each transition's box (in the tables' number type: exact
@@ -583,22 +588,19 @@ class Lattice:
                     out.append((x + (rest,), tuple(cats) + (icat,), total))
         return out
 
-    def _entries_compiled(self, v: int, implicit_hand: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
+    def _entries_compiled(self, v: int) -> list[tuple[tuple[int, ...], tuple[int, ...], Any]]:
         """:meth:`_entries` in floats, by :func:`trio_solver.kernel.entry_sums` (the same entries in the
         same order)."""
         limits.check("beliefs", self.deadline)
         transitions = self.transitions[v]
-        comp_x, comp_rest, comp_phi, comp_w = self._arrays(v)
-        read = self.read_weight
-        avoid = np.array(self.avoid[v], dtype=np.int64).reshape(len(self.avoid[v]), 3)
+        imp = self.implicit
         ts, codes, imps, ws = kernel.entry_sums(
             np.ascontiguousarray(self.forward[v - 1], dtype=np.float64).reshape(-1),
             np.ascontiguousarray(self.backward[v], dtype=np.float64).reshape(-1),
-            np.array(self.cdims, dtype=np.int64), np.array(self._strides, dtype=np.int64), self.n_flags,
-            comp_x, comp_rest, comp_phi, comp_w, avoid, 1.0 if read is None else float(read),
-            self.placed[v - 1], self.placed[v], implicit_hand)
+            *self._compiled_args(v), self.placed[v - 1], self.placed[v],
+            -1 if imp is None or imp.key == POOL else imp.size)
         out: list[tuple[tuple[int, ...], tuple[int, ...], Any]] = []
-        for t, code, imp, w in zip(ts.tolist(), codes.tolist(), imps.tolist(), ws.tolist()):
+        for t, code, implicit_cat, w in zip(ts.tolist(), codes.tolist(), imps.tolist(), ws.tolist()):
             x, rest = transitions[t][0], transitions[t][1]
             cats = [0] * self.n_explicit
             j = 0
@@ -606,7 +608,7 @@ class Lattice:
                 if xi > 0:
                     cats[i] = code // 4 ** j % 4
                     j += 1
-            out.append((x + (rest,), tuple(cats) + (imp,), w))
+            out.append((x + (rest,), tuple(cats) + (implicit_cat,), w))
         return out
 
     # -- sampling -------------------------------------------------------------------

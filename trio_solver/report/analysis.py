@@ -474,38 +474,38 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
     the interval, the widest of the leads of the candidates still in the race at ``z`` paired standard
     errors, within 0 and 1."""
 
-    def bounds(r: Race, z: float) -> tuple[float, float]:
+    def gaps(r: Race) -> list[tuple[float, float]]:
+        """The lead over ``mine`` of every other candidate still in the race, with its paired error."""
+        return [r.gap(i, mine) for i in r.alive if i != mine]
+
+    def bounds(leads: list[tuple[float, float]], z: float) -> tuple[float, float]:
         low = high = 0.0
-        for i in r.alive:
-            if i != mine:
-                gap, se = r.gap(i, mine)
-                low, high = max(low, gap - z * se), max(high, gap + z * se)
+        for gap, se in leads:
+            low, high = max(low, gap - z * se), max(high, gap + z * se)
         return min(low, 1.0), min(high, 1.0)
 
     thresholds = sorted(t for t, _ in GAME_THRESHOLDS)
 
-    def futile(r: Race, z: float) -> bool:
-        """Whether more deals would most likely change nothing: the loss's lower end would need to pass
-        the next threshold above it, or its upper end to get under that threshold (the label would be
-        sure), and the leading gap is out of reach of both
+    def futile(leads: list[tuple[float, float]], low: float, n: int) -> bool:
+        """Whether more deals would most likely change nothing: the loss's lower end (``low``) would need
+        to pass the next threshold above it, or its upper end to get under that threshold (the label
+        would be sure), and the leading gap is out of reach of both
         (:meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`: two movements for a higher label,
         one for a sure one)."""
-        others = [r.gap(i, mine) for i in r.alive if i != mine]
-        low = bounds(r, z)[0]
         higher = [t for t in thresholds if t > low]
-        if not others or not higher:
+        if not leads or not higher:
             return False
-        lead, se = max(others)
-        n = r.tallies[mine].samples
+        lead, se = max(leads)
         return (stopping.out_of_reach(lead, se, n, lambda half: [(higher[0] + half, math.inf)])
                 and stopping.out_of_reach(lead, se, n, lambda half: [(-math.inf, higher[0] - half)], reach=1.0))
 
     def decided(r: Race, z: float) -> bool:
-        low, high = bounds(r, z)
-        return _band(low) == _band(high) or futile(r, z)
+        leads = gaps(r)
+        low, high = bounds(leads, z)
+        return _band(low) == _band(high) or futile(leads, low, r.tallies[mine].samples)
 
     race.run(stopping, decided, keep=[mine])
-    low, high = bounds(race, stopping.z())
+    low, high = bounds(gaps(race), stopping.z())
     best, lead, lead_se = mine, 0.0, 0.0
     for i in race.alive:
         if i != mine:
