@@ -25,6 +25,7 @@ from trio_solver.errors import TrioError, ViewError
 from trio_solver.decide.evaluate import (
     DEFAULT_ADVISE_SAMPLES,
     DEFAULT_SAMPLES,
+    FIRST_BATCH,
     GameEvaluation,
     Posterior,
     Tally,
@@ -160,6 +161,37 @@ def test_evaluate_is_deterministic_per_seed() -> None:
     assert a == b
     assert a.to_json(3) == b.to_json(3)
     assert a != c  # a different seed draws other deals
+
+
+@pytest.mark.parametrize("rules, seed, before", [(Rules(3), 1, 0), (Rules(4, Mode.PICANTE), 2, 10),
+                                                   (Rules(6, teams=True), 3, 6)])
+def test_evaluate_stops_at_the_first_batch_that_meets_the_precision(rules: Rules, seed: int, before: int) -> None:
+    """The batches, replayed from the raw outcomes of the same deals: each batch goes up to the deals the
+    variance so far says are needed (at least an eighth more, at most twice as many), and the evaluation
+    stops at the first batch whose every side's standard error is within the precision."""
+    precision = 0.03
+    game = random_position(rules, seed, before)
+    view = game.view(game.to_move)
+    ev = evaluate(view, precision=precision, seed=4)
+    x = Posterior(view).outcomes(4, range(ev.samples))
+    ends = []
+    n = FIRST_BATCH
+    while True:
+        ends.append(n)
+        part = x[:n]
+        se = part.std(axis=0, ddof=1) / math.sqrt(n)
+        if float(se.max()) <= precision:
+            break
+        var = float(part.var(axis=0, ddof=1).max())
+        n = min(max(math.ceil(1.05 * var / precision ** 2), n + max(n // 8, 1)), 2 * n)
+    assert ends[-1] == ev.samples < DEFAULT_SAMPLES
+    assert max(ev.stderr) <= precision
+    final = x.var(axis=0, ddof=1).max()
+    # stopped near the deals its precision needs: the last batch added at most an eighth or what the
+    # variance before it asked for, so at most a third more than the final variance asks for
+    assert ev.samples <= 4 / 3 * 1.05 * final / precision ** 2 + 1, (ends, final)
+    seat_of_side = sides(rules)
+    assert [ev.win_chance[s] for s in seat_of_side] == pytest.approx(list(x.mean(axis=0)))
 
 
 def test_evaluate_matches_brute_force_on_small_late_positions() -> None:

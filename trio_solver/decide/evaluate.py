@@ -254,7 +254,7 @@ def evaluate(view: PlayerView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     """Each seat's chance to win the game from ``view``, under the rollout model, with standard errors.
 
     Playouts are drawn in batches (the first of :data:`FIRST_BATCH`, then each up to the number the
-    variance so far says is needed, between a quarter more and twice as many) until every side's
+    variance so far says is needed, between an eighth more and twice as many) until every side's
     standard error is at most ``precision`` or ``samples`` playouts were played (``precision=0``:
     exactly ``samples``, in doubling batches). Exact (standard error 0, ``samples`` 0) once the game is
     over. Raises :class:`~trio_solver.errors.ViewError` for a bad ``samples``/``seed``/``precision`` or
@@ -294,11 +294,11 @@ FIRST_BATCH = 64
 def _next_target(n: int, variance: float, precision: float) -> int:
     """How many playouts :func:`evaluate` should have after ``n`` with the largest ``variance`` so far: the
     number that would bring the standard error to ``precision`` (a twentieth more, since the variance is
-    itself an estimate), at least a quarter more than ``n`` and at most twice ``n``."""
+    itself an estimate), at least an eighth more than ``n`` and at most twice ``n``."""
     if precision <= 0:
         return 2 * n
     need = math.ceil(1.05 * variance / (precision * precision))
-    return min(max(need, n + max(n // 4, 1)), 2 * n)
+    return min(max(need, n + max(n // 8, 1)), 2 * n)
 
 
 FAIL, TRIO, WIN = 0, 1, 2

@@ -86,8 +86,8 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     ``u``, its dealt terms and its tracked choices ``(bit, extra at u, terms)``.
 
     The transitions come in the order of the compositions, then of the flipping bits read as a
-    binary number; one composition is weighed for every set of flipping bits at once, as arrays
-    indexed by that number (the weights are exact integers).
+    binary number; every composition is weighed for every set of flipping bits at once, as arrays
+    indexed by (composition, that number) (the weights are exact integers).
     """
     offsets = [r[0] for r in rows]
     chooser = [r[1] for r in rows]
@@ -98,7 +98,6 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
                 out.append((x, rest, (), 1 if unit else w))
         return tuple(out)
     n_masks = 1 << flags
-    flips = [tuple(b for b in range(flags) if mask >> b & 1) for mask in range(n_masks)]
     bits = (np.arange(n_masks)[None, :] >> np.arange(flags)[:, None]) & 1  # bits[b, mask]
 
     def linear(const: int, terms: tuple[tuple[int, int], ...]) -> np.ndarray:
@@ -108,33 +107,36 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
             v += coef * bits[b]
         return v
 
-    # per row: its dealt count minus its count now, and its tracked choices (whether the choice's bit
-    # flips, its extra), each per set of flipping bits
-    dealt_offset = [linear(r[0], r[2]) for r in rows]
-    tracked = [[(bits[bit] == 1, linear(extra, terms)) for bit, extra, terms in r[3]] for r in rows]
-    for x, rest, _ in _compositions(len(cdims), total):
-        if any(xi > d - 1 for xi, d in zip(x, cdims)):
-            continue
-        counts = x + (rest,) if implicit else x
-        dealt = [c + off for c, off in zip(counts, dealt_offset)]
-        ok = np.ones(n_masks, dtype=bool)
-        for d in dealt:
-            ok &= d >= 0
-        safe = [np.where(ok, d, 0) for d in dealt]
-        size = sum(safe, np.zeros(n_masks, dtype=np.int64))
-        fact = _factorials(int(size.max()))
-        weight: Any = fact[size]
-        for d in safe:
-            weight = weight // fact[d]
-        weight = np.where(ok, weight, 0)
-        for c, extras in zip(counts, chooser):
-            for extra in extras:
-                weight = weight * max(c + extra, 0)
-        for c, choices in zip(counts, tracked):
-            for on, more in choices:
-                weight = np.where(on, weight * np.maximum(c + more, 0), weight)
-        for mask in np.nonzero(weight)[0].tolist():
-            out.append((x, rest, flips[mask], 1 if unit else int(weight[mask])))
+    comps = [(x, rest) for x, rest, _ in _compositions(len(cdims), total)
+             if all(xi <= d - 1 for xi, d in zip(x, cdims))]
+    if not comps:
+        return ()
+    # counts[c, r]: row r's count of u in composition c; dealt[c, r, mask]: its dealt count
+    counts = np.array([x + (rest,) if implicit else x for x, rest in comps], dtype=np.int64).reshape(len(comps), len(rows))
+    offset = np.array([linear(r[0], r[2]) for r in rows], dtype=np.int64).reshape(len(rows), n_masks)
+    dealt = counts[:, :, None] + offset[None, :, :]
+    ok = (dealt >= 0).all(axis=1)
+    safe = np.where(ok[:, None, :], dealt, 0)
+    size = safe.sum(axis=1)
+    fact = _factorials(int(size.max()))
+    weight: Any = fact[size]
+    for r in range(len(rows)):
+        weight = weight // fact[safe[:, r, :]]
+    weight = np.where(ok, weight, 0)
+    for r, extras in enumerate(chooser):
+        for extra in extras:
+            weight = weight * np.maximum(counts[:, r] + extra, 0)[:, None]
+    for r, row in enumerate(rows):
+        for bit, extra, terms in row[3]:
+            more = np.maximum(counts[:, r, None] + linear(extra, terms)[None, :], 0)
+            weight = np.where(bits[bit][None, :] == 1, weight * more, weight)
+    flips: dict[int, tuple[int, ...]] = {}
+    for c, mask in zip(*(a.tolist() for a in np.nonzero(weight))):
+        phi = flips.get(mask)
+        if phi is None:
+            phi = flips[mask] = tuple(b for b in range(flags) if mask >> b & 1)
+        x, rest = comps[c]
+        out.append((x, rest, phi, 1 if unit else int(weight[c, mask])))
     return tuple(out)
 
 
