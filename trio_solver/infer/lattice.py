@@ -115,7 +115,7 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     counts = np.array([x + (rest,) if implicit else x for x, rest in comps], dtype=np.int64).reshape(len(comps), len(rows))
     offset = np.array([linear(r[0], r[2]) for r in rows], dtype=np.int64).reshape(len(rows), n_masks)
     dealt = counts[:, :, None] + offset[None, :, :]
-    ok = (dealt >= 0).all(axis=1)
+    ok: np.ndarray = np.all(dealt >= 0, axis=1)
     safe = np.where(ok[:, None, :], dealt, 0)
     size = safe.sum(axis=1)
     fact = _factorials(int(size.max()))
