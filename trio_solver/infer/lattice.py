@@ -112,7 +112,8 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
     if not comps:
         return ()
     # counts[c, r]: row r's count of u in composition c; dealt[c, r, mask]: its dealt count
-    counts = np.array([x + (rest,) if implicit else x for x, rest in comps], dtype=np.int64).reshape(len(comps), len(rows))
+    counts = np.array([x + (rest,) if implicit else x for x, rest in comps], dtype=np.int64)
+    counts = counts.reshape(len(comps), len(rows))
     offset = np.array([linear(r[0], r[2]) for r in rows], dtype=np.int64).reshape(len(rows), n_masks)
     dealt = counts[:, :, None] + offset[None, :, :]
     ok: np.ndarray = np.all(dealt >= 0, axis=1)
