@@ -184,7 +184,7 @@ def test_ctrl_c_exits_130_in_one_line() -> None:
     time.sleep(5.0)  # imports done, deep in the playouts (200,000 deals for every reveal: hours of CPU)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, stderr[-2000:]
     assert "interrupted" in _one_line_error(stderr)
     assert stdout == ""
 
@@ -304,3 +304,25 @@ def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("TRIO_DEBUG", "1")
     with pytest.raises(RuntimeError):
         cli.main(["validate", FULL])
+
+
+@pytest.mark.parametrize("chained", ["context", "cause"])
+def test_an_error_raised_while_ctrl_c_unwinds_is_still_an_interruption(monkeypatch: pytest.MonkeyPatch,
+                                                                       chained: str) -> None:
+    """A library's clean-up that fails while a Ctrl-C goes through it (a lock released in a ``finally``)
+    replaces the ``KeyboardInterrupt``: the command still says it was interrupted, with status 130."""
+    from trio_solver.doors import queries as queries_module
+
+    def interrupted(record: object, **kwargs: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            if chained == "cause":
+                raise RuntimeError("release unlocked lock") from e
+            raise RuntimeError("release unlocked lock")  # noqa: B904 (the context is what is tested)
+
+    monkeypatch.setattr(queries_module, "check_record", interrupted)
+    monkeypatch.delenv("TRIO_DEBUG", raising=False)
+    status, out, err = _main(["validate", FULL])
+    assert status == 130 and out == ""
+    assert _one_line_error(err) == "trio-solver: interrupted"

@@ -740,10 +740,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
         return e.code if isinstance(e.code, int) else 0
     except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
+        if _after_interrupt(e):
+            _silence_stdout()
+            return _fail("interrupted", 130)
         if os.environ.get("TRIO_DEBUG"):
             raise
         return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
     return 0
+
+
+def _after_interrupt(e: BaseException) -> bool:
+    """Whether ``e`` was raised while a Ctrl-C was being handled (a clean-up that failed on its way out,
+    say a lock released in a library's ``finally``): the Ctrl-C is what the user did."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 class _OutputError(Exception):
