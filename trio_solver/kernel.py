@@ -1271,9 +1271,11 @@ def _count_support(table: np.ndarray, cdims: np.ndarray, n_flag_states: int, lo:
         lo[i] = cdims[i]
         hi[i] = -1
     coords = np.zeros(R, np.int64)
-    n = table.shape[0] // n_flag_states
+    first = np.zeros(R, np.int64)
+    last = cdims - 1
     any_weight = False
-    for c in range(n):
+    c = 0
+    while True:
         nonzero = False
         for m in range(n_flag_states):
             if table[c * n_flag_states + m] != 0.0:
@@ -1286,14 +1288,9 @@ def _count_support(table: np.ndarray, cdims: np.ndarray, n_flag_states: int, lo:
                     lo[i] = coords[i]
                 if coords[i] > hi[i]:
                     hi[i] = coords[i]
-        i = R - 1
-        while i >= 0:
-            coords[i] += 1
-            if coords[i] < cdims[i]:
-                break
-            coords[i] = 0
-            i -= 1
-    return any_weight
+        c += 1
+        if not _next_in_box(coords, first, last):
+            return any_weight
 
 
 @inlined
@@ -1406,10 +1403,9 @@ def carry_table(table: np.ndarray, new: np.ndarray, cdims: np.ndarray, strides: 
         for i in range(R):
             move += comp_x[t, i] * strides[i]
         w = comp_w[t]
-        flat = 0
         for i in range(R):
             coords[i] = lo[i]
-            flat += lo[i] * strides[i]
+        flat = _box_flat(coords, strides)
         while True:
             f = w
             if avoid.shape[0] > 0:
