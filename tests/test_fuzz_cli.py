@@ -189,6 +189,59 @@ def test_ctrl_c_exits_130_in_one_line() -> None:
     assert stdout == ""
 
 
+@pytest.mark.parametrize("after", [2.0, 4.0])
+def test_ctrl_c_while_numba_compiles_exits_130_in_one_line(tmp_path: Path, after: float) -> None:
+    """On a fresh machine the first run compiles the playout kernel, and numba's compiler calls back into
+    Python from native code, where a KeyboardInterrupt cannot unwind. A Ctrl-C there still ends the
+    command with one line and status 130. An empty numba cache makes the compilation happen at every
+    run (it takes longer than ``after``)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "analyse", TEAMS6, "--samples", "200000",
+                             "--confidence", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert _one_line_error(stderr) == "trio-solver: interrupted"
+    assert stdout == ""
+
+
+@pytest.mark.parametrize("then", ["fails", "goes on"])
+def test_ctrl_c_inside_a_native_callback_still_stops_the_command(monkeypatch: pytest.MonkeyPatch,
+                                                                  then: str) -> None:
+    """A Ctrl-C that lands in Python code called back from native code (as numba's compiler does) is
+    printed by Python as an ignored exception, and the native code either fails with an error of its own
+    or goes on. Either way the command says it was interrupted, in one line, and stops."""
+    import ctypes
+
+    from trio_solver.doors import queries as queries_module
+
+    calls: list[str] = []
+
+    def compiling(record: object, **kwargs: object) -> None:
+        callback = ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))
+        callback()  # the KeyboardInterrupt raised in there cannot leave the callback
+        calls.append("after the callback")
+        if then == "fails":
+            raise RuntimeError("no compiled object yet")
+        end = time.monotonic() + 10.0
+        while time.monotonic() < end:  # the interrupt, delivered again, stops this
+            time.sleep(0.001)
+        calls.append("ran to its end")
+
+    monkeypatch.setattr(queries_module, "check_record", compiling)
+    monkeypatch.delenv("TRIO_DEBUG", raising=False)
+    hook = sys.unraisablehook
+    status, out, err = _main(["validate", FULL])
+    assert calls == ["after the callback"]
+    assert status == 130 and out == ""
+    assert _one_line_error(err) == "trio-solver: interrupted"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert sys.unraisablehook is hook  # both put back as they were
+
+
 @pytest.mark.parametrize("stage", ["write", "replace"])
 def test_interrupted_atomic_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  stage: str) -> None:

@@ -18,6 +18,8 @@ import math
 import os
 import signal
 import sys
+import threading
+import _thread
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
@@ -697,6 +699,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _STDIN_CLOSED = True
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
     args: argparse.Namespace | None = None
+    # run as the program (argv from sys.argv), an interrupted command also keeps quiet about objects
+    # the interrupt left half-built, whose clean-up fails as the interpreter exits
+    with _interrupts_kept(quiet_after=argv is None) as interrupted:
+        return _main(argv, interrupted)
+
+
+def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
+    args: argparse.Namespace | None = None
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -740,13 +750,67 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
         return e.code if isinstance(e.code, int) else 0
     except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
-        if _after_interrupt(e):
+        if interrupted or _after_interrupt(e):
             _silence_stdout()
             return _fail("interrupted", 130)
         if os.environ.get("TRIO_DEBUG"):
             raise
         return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
     return 0
+
+
+@contextlib.contextmanager
+def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
+    """Make a Ctrl-C (or a SIGTERM that stands for one) end the command, wherever it lands.
+
+    A KeyboardInterrupt raised inside a callback from native code (numba's compiler hands each
+    compiled object to Python through one) cannot unwind past it: Python prints it as an "ignored"
+    exception and the native code goes on or fails with an error of its own. While the block runs,
+    such an interrupt is not printed but delivered again a moment later, once Python is outside
+    the callback, and the yielded list turns non-empty from the first interrupt on, so that an
+    error it caused on its way is reported as the interruption it is. With ``quiet_after``, once
+    interrupted, errors Python cannot raise (clean-ups of half-built objects) stay unprinted afterwards.
+    """
+    seen: list[bool] = []
+    active = [True]
+    previous_hook = sys.unraisablehook
+
+    def on_sigint(signum: int, frame: object) -> None:
+        seen[:] = [True]
+        signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
+
+    def again() -> None:
+        if active[0]:
+            _thread.interrupt_main()
+
+    def on_unraisable(u: Any) -> None:
+        if isinstance(u.exc_value, KeyboardInterrupt):
+            seen[:] = [True]
+            timer = threading.Timer(0.01, again)
+            timer.daemon = True
+            timer.start()
+            return
+        previous_hook(u)
+
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        ours = previous is signal.default_int_handler  # an ignored Ctrl-C (a background job) stays ignored
+        if ours:
+            signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        ours = False
+    sys.unraisablehook = on_unraisable
+    try:
+        yield seen
+    finally:
+        active[0] = False
+        sys.unraisablehook = _ignore if seen and quiet_after else previous_hook
+        if ours:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _ignore(_unraisable: Any) -> None:
+    """An unraisable-exception hook that prints nothing."""
 
 
 def _after_interrupt(e: BaseException) -> bool:
