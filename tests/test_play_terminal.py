@@ -24,14 +24,16 @@ CLI = str(Path(sys.executable).with_name("trio-solver"))
 def session() -> Iterator[str]:
     if TMUX is None:
         pytest.fail("tmux is needed for the terminal tests of play (apt-get install tmux)")
+    # a tmux server of its own (-L, its socket's name) for each test: tests running side by side never
+    # meet a server that another one's last session is shutting down
     name = f"trio-test-{uuid.uuid4().hex[:8]}"
     yield name
-    subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True)
+    subprocess.run([TMUX, "-L", name, "kill-server"], capture_output=True)
 
 
 def _pane(name: str) -> str:
     assert TMUX is not None
-    return subprocess.run([TMUX, "capture-pane", "-p", "-J", "-S", "-3000", "-t", name],
+    return subprocess.run([TMUX, "-L", name, "capture-pane", "-p", "-J", "-S", "-3000", "-t", name],
                           capture_output=True, text=True, check=True).stdout
 
 
@@ -50,26 +52,26 @@ def test_input_typed_while_the_bots_move_is_dropped(session: str) -> None:
     rules = Rules(3)
     # a deal where two bots move before the person (seat 2) does
     seed = next(s for s in range(200) if Game.deal(rules, rng=random.Random(s)).to_move == 0)
-    subprocess.run([TMUX, "new-session", "-d", "-s", session, "-x", "160", "-y", "60",
+    subprocess.run([TMUX, "-L", session, "new-session", "-d", "-s", session, "-x", "160", "-y", "60",
                     f"{CLI} play --players 3 --seat 2 --bots memory,memory --seed {seed} --delay 0.6; sleep 30"],
                    check=True)
     _wait(session, lambda t: "Turn of" in t)
     # typed while the bots are still playing: must not become the person's move
-    subprocess.run([TMUX, "send-keys", "-t", session, "c0", "Enter"], check=True)
+    subprocess.run([TMUX, "-L", session, "send-keys", "-t", session, "c0", "Enter"], check=True)
     text = _wait(session, lambda t: "Your move" in t and t.rstrip().endswith(">"))
     assert "You reveal" not in text
     assert "what you typed before this prompt was dropped" in text
     # typed at the prompt: taken
-    subprocess.run([TMUX, "send-keys", "-t", session, "c0", "Enter"], check=True)
+    subprocess.run([TMUX, "-L", session, "send-keys", "-t", session, "c0", "Enter"], check=True)
     text = _wait(session, lambda t: "You reveal c0" in t)
-    subprocess.run([TMUX, "send-keys", "-t", session, "quit", "Enter"], check=True)
+    subprocess.run([TMUX, "-L", session, "send-keys", "-t", session, "quit", "Enter"], check=True)
     _wait(session, lambda t: "Stopped." in t)
 
 
 def test_simulate_shows_progress_at_a_terminal(session: str, tmp_path: Path) -> None:
     assert TMUX is not None
     log = tmp_path / "out.txt"
-    subprocess.run([TMUX, "new-session", "-d", "-s", session, "-x", "160", "-y", "20",
+    subprocess.run([TMUX, "-L", session, "new-session", "-d", "-s", session, "-x", "160", "-y", "20",
                     f"{CLI} simulate --players 3 --bots memory,memory,memory --games 4 > {log}; sleep 30"], check=True)
     text = _wait(session, lambda t: "4/4 games" in t)
     assert "games/s" in text
