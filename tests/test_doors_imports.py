@@ -47,3 +47,17 @@ def test_the_command_line_starts_without_the_extras() -> None:
             f"print(sorted(m for m in {sorted(EXTRAS)!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_package_loads_a_public_name_when_it_is_first_asked_for() -> None:
+    """``import trio_solver`` loads none of the library (the command's first moment stays short and a
+    Ctrl-C in it is handled by trio_solver.__main__); each public name then comes from its module, and a
+    picture asked of a class imported from its own module is the notebook's drawing."""
+    code = ("import sys, trio_solver; "
+            "print(sorted(m for m in sys.modules if m.startswith('trio_solver.')), 'numpy' in sys.modules); "
+            "from trio_solver import Game, Rules; "
+            "from trio_solver.game.state import Game as G; "
+            "print(Game is G, G.deal(Rules(3), seed=1)._repr_html_()[:21]); "
+            "print(sorted(set(trio_solver.__all__) - set(dir(trio_solver))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[] False", "True <div class='trio-nb'>", "[]"]

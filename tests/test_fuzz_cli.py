@@ -174,19 +174,33 @@ def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:
 
 # -- interruption and time limits ----------------------------------------------------------------
 
-def test_ctrl_c_exits_130_in_one_line() -> None:
+def _ctrl_c_after(seconds: float, start: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+    """Start a default analysis that would take hours of CPU (200,000 deals for every reveal), press
+    Ctrl-C after ``seconds``, and check the command's answer: status 130, one line, no output."""
     # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
     # SIGINT ignored (and children inherit that)
-    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "analyse", TEAMS6, "--samples", "200000",
-                             "--confidence", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    proc = subprocess.Popen([*(start or [sys.executable, "-m", "trio_solver"]), "analyse", TEAMS6,
+                             "--samples", "200000", "--confidence", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(5.0)  # imports done, deep in the playouts (200,000 deals for every reveal: hours of CPU)
+    time.sleep(seconds)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr[-2000:]
-    assert "interrupted" in _one_line_error(stderr)
+    assert _one_line_error(stderr) == "trio-solver: interrupted"
     assert stdout == ""
+
+
+def test_ctrl_c_exits_130_in_one_line() -> None:
+    _ctrl_c_after(5.0)  # imports done, deep in the playouts
+
+
+@pytest.mark.parametrize("how", ["python -m", "script"])
+@pytest.mark.parametrize("after", [0.25, 0.5])
+def test_ctrl_c_while_the_command_loads_exits_130_in_one_line(how: str, after: float) -> None:
+    """A Ctrl-C in the command's first moments, while the library is still being imported (the first
+    second or so), is one line and status 130 too, through the installed script as through ``-m``."""
+    _ctrl_c_after(after, None if how == "python -m" else [str(Path(sys.executable).with_name("trio-solver"))])
 
 
 @pytest.mark.parametrize("after", [2.0, 4.0])
@@ -195,17 +209,7 @@ def test_ctrl_c_while_numba_compiles_exits_130_in_one_line(tmp_path: Path, after
     Python from native code, where a KeyboardInterrupt cannot unwind. A Ctrl-C there still ends the
     command with one line and status 130. An empty numba cache makes the compilation happen at every
     run (it takes longer than ``after``)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "analyse", TEAMS6, "--samples", "200000",
-                             "--confidence", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(after)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr[-2000:]
-    assert _one_line_error(stderr) == "trio-solver: interrupted"
-    assert stdout == ""
+    _ctrl_c_after(after, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
 
 
 @pytest.mark.parametrize("then", ["fails", "goes on"])

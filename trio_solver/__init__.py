@@ -20,38 +20,84 @@ The package follows one flow of data; each subpackage imports only from those ab
     doors/    cli, protocol,        the commands, the stdio engine protocol, the HTTP service and
               service, play, envs   web board, the terminal game, PettingZoo and OpenSpiel
 
-The names below are the public API; see README.md and docs/.
+The names below are the public API; see README.md and docs/. Each is imported from its module
+the first time it is asked for (``trio_solver.Game``, ``from trio_solver import Game``), so that
+``import trio_solver`` and the command's start are quick, and a Ctrl-C while the command loads is
+still one line (see :mod:`trio_solver.__main__`).
 """
 
-from .report.analysis import Analysis, Decision, analyse
-from .infer.beliefs import Beliefs, Placement
-from .decide.bots import BOT_NAMES, Bot, make_bot
-from .game.state import Deal, Game, Shown
-from .errors import (
-    ContradictionError,
-    IllegalMoveError,
-    LimitError,
-    NotationError,
-    RecordError,
-    RulesError,
-    TrioError,
-    ViewError,
-)
-from .limits import Deadline, time_limit
-from .game.events import Event, Swap, Turn, TurnStatus
-from .game.record import Record
-from .game.table import Outcome
-from .game.reveal import Reveal, Revealed
-from .game.rules import Mode, Rules
-from .infer.sampling import sample_game
-from .decide.evaluate import GameEvaluation, advise_game, evaluate
-from .decide.search import Advice, Evaluation, advise
-from .infer.validate import Summary, check_record
-from .run.simulate import Tournament, play_game, run_tournament
-from .game.view import PlayerView, replay_view
-from .report import notebook as _notebook  # noqa: F401  registers the notebook pictures (_repr_html_)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .report.analysis import Analysis, Decision, analyse
+    from .infer.beliefs import Beliefs, Placement
+    from .decide.bots import BOT_NAMES, Bot, make_bot
+    from .game.state import Deal, Game, Shown
+    from .errors import (
+        ContradictionError,
+        IllegalMoveError,
+        LimitError,
+        NotationError,
+        RecordError,
+        RulesError,
+        TrioError,
+        ViewError,
+    )
+    from .limits import Deadline, time_limit
+    from .game.events import Event, Swap, Turn, TurnStatus
+    from .game.record import Record
+    from .game.table import Outcome
+    from .game.reveal import Reveal, Revealed
+    from .game.rules import Mode, Rules
+    from .infer.sampling import sample_game
+    from .decide.evaluate import GameEvaluation, advise_game, evaluate
+    from .decide.search import Advice, Evaluation, advise
+    from .infer.validate import Summary, check_record
+    from .run.simulate import Tournament, play_game, run_tournament
+    from .game.view import PlayerView, replay_view
 
 __version__ = "0.2.0"
+
+#: The public names of each module (the imports above, for the type checker), imported on first use.
+_NAMES = {
+    ".report.analysis": ("analyse", "Analysis", "Decision"),
+    ".infer.beliefs": ("Beliefs", "Placement"),
+    ".decide.bots": ("Bot", "BOT_NAMES", "make_bot"),
+    ".game.state": ("Deal", "Game", "Shown"),
+    ".errors": ("ContradictionError", "IllegalMoveError", "LimitError", "NotationError", "RecordError", "RulesError",
+                "TrioError", "ViewError"),
+    ".limits": ("Deadline", "time_limit"),
+    ".game.events": ("Event", "Swap", "Turn", "TurnStatus"),
+    ".game.record": ("Record",),
+    ".game.table": ("Outcome",),
+    ".game.reveal": ("Reveal", "Revealed"),
+    ".game.rules": ("Mode", "Rules"),
+    ".infer.sampling": ("sample_game",),
+    ".decide.evaluate": ("advise_game", "evaluate", "GameEvaluation"),
+    ".decide.search": ("Advice", "advise", "Evaluation"),
+    ".infer.validate": ("check_record", "Summary"),
+    ".run.simulate": ("play_game", "run_tournament", "Tournament"),
+    ".game.view": ("PlayerView", "replay_view"),
+}
+_WHERE = {name: module for module, names in _NAMES.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use (PEP 562)."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Advice",

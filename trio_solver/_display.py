@@ -2,13 +2,14 @@
 
 ``Game``, ``PlayerView``, ``Beliefs``, ``Advice`` and ``Analysis`` define ``_repr_html_`` by calling
 :func:`html_of`. :mod:`trio_solver.report.notebook`, which needs all of those classes, registers its drawing
-functions here when the package is imported (``trio_solver/__init__.py`` imports it), so the classes
-never import the module that imports them and the package keeps its one flow of imports.
+functions here when it is imported, which :func:`html_of` does the first time a picture is asked for:
+the classes never import the module that imports them, and the package keeps its one flow of imports.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,8 @@ def register(cls: type, draw: Callable[[Any], str]) -> None:
 def html_of(obj: object) -> str:
     """The HTML picture of ``obj`` registered for its class (the nearest in its MRO), else its
     ``repr`` escaped in a ``<pre>``."""
+    if not _DRAW:
+        importlib.import_module("trio_solver.report.notebook")  # registers the drawings
     for klass in type(obj).__mro__:
         draw = _DRAW.get(klass)
         if draw is not None:
