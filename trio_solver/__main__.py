@@ -6,21 +6,25 @@ library loads, in the command's first second, is one line and status 130 like a 
 
 from __future__ import annotations
 
+import os
 import sys
 
 __all__ = ["main"]
 
 
 def main() -> int:
-    """Run the command on ``sys.argv``; its exit status (see :func:`trio_solver.doors.cli.main`)."""
+    """Run the command on ``sys.argv``; its exit status (see :func:`trio_solver.doors.cli.main`). A Ctrl-C
+    before the command line is loaded ends the process there, with its one line and status 130."""
     try:
         from .doors.cli import main as command
     except KeyboardInterrupt:
-        # the half-loaded modules may fail to clean up as the interpreter exits: nothing of that is shown
-        sys.unraisablehook = lambda _unraisable: None
+        # Nothing has been done yet, so the process ends at once: an orderly exit would run the clean-up of
+        # half-loaded modules, and Python may still end it by SIGINT, having seen the interrupt pass
+        # through a library's own start-up code, whatever status is returned.
         if sys.stderr is not None:
             sys.stderr.write("trio-solver: interrupted\n")
-        return 130
+            sys.stderr.flush()
+        os._exit(130)
     return command()
 
 
