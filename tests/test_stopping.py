@@ -10,7 +10,7 @@ import pytest
 
 from trio_solver.report.analysis import GAME_THRESHOLDS, judge_loss, label_for
 from trio_solver.errors import ViewError
-from trio_solver.decide.evaluate import Race
+from trio_solver.decide.evaluate import Race, ranking_settled
 from trio_solver.game.reveal import Reveal
 from trio_solver.decide.search import Evaluation
 from trio_solver.decide.stopping import Stopping
@@ -142,3 +142,44 @@ def test_out_of_reach_on_an_edge_and_within_reach_inside_a_range() -> None:
     assert not stopping.out_of_reach(0.05, 0.08, 32, ranges)  # early: the estimate may still move far
     assert not stopping.out_of_reach(0.05, 0.02, 1024, ranges)  # at the cap: nothing is stopped early
     assert not Stopping(1.0, 1024, 32).out_of_reach(0.05, 0.02, 512, ranges)  # confidence 1 plays the cap
+
+
+def _within_margin(race: Race, z: float, margin: float) -> bool:
+    """Whether the ranking is decided: every reveal left within ``margin`` of the leader at ``z``."""
+    best = race.leader()
+    return all(i == best or race.gap(best, i)[0] + z * race.gap(best, i)[1] < margin for i in race.alive)
+
+
+def test_a_ranking_of_near_ties_the_cap_cannot_tell_apart_stops_early() -> None:
+    """Two reveals 0.003 apart whose playouts differ on most deals, beside one far behind: even the cap's
+    deals could not say whether the two are within 0.01 of each other, so the race stops long before the
+    cap, undecided, the two still in it (the one behind dropped on the way). Without the futility stop
+    the same races play every deal of the cap."""
+    stopping = Stopping(0.95, 2048, 64)
+    stopped = []
+    for seed in range(8):
+        race = _synthetic([0.500, 0.497, 0.30], 0.3, 200 + seed)
+        race.run(stopping, ranking_settled(stopping, 0.01))
+        assert 2 not in race.alive and not _within_margin(race, stopping.z(), 0.01)
+        stopped.append(race.tallies[race.leader()].samples)
+        plain = _synthetic([0.500, 0.497, 0.30], 0.3, 200 + seed)
+        plain.run(stopping, lambda r, z: _within_margin(r, z, 0.01))
+        assert plain.tallies[plain.leader()].samples == 2048 or len(plain.alive) == 1
+    assert max(stopped) <= 1024 and min(stopped) <= 512, stopped  # half the cap at most
+
+
+def test_a_ranking_the_cap_can_settle_plays_on_until_it_is_settled() -> None:
+    """A reveal 0.06 behind is dropped as beaten, after more than the first batch; two reveals whose
+    playouts agree on almost every deal end within the margin of each other, told so at the stated
+    confidence. At confidence 1 the race plays the cap."""
+    stopping = Stopping(0.95, 2048, 64)
+    beaten = _synthetic([0.56, 0.50], 0.6, 7)
+    beaten.run(stopping, ranking_settled(stopping, 0.01))
+    assert beaten.alive == [0] and beaten.tallies[1].samples > 64
+    alike = _synthetic([0.50, 0.50], 0.995, 8)
+    alike.run(stopping, ranking_settled(stopping, 0.01))
+    assert alike.alive == [0, 1] and _within_margin(alike, stopping.z(), 0.01)
+    everything = Stopping(1.0, 512, 64)
+    full = _synthetic([0.500, 0.497], 0.3, 9)
+    full.run(everything, ranking_settled(everything, 0.01))
+    assert full.tallies[1].samples == 512

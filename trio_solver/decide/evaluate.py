@@ -50,7 +50,8 @@ from ..words import percent as _pct
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
            "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
-           "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally", "playout_tallies", "paired_gap", "swap_outcomes"]
+           "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally", "playout_tallies", "paired_gap",
+           "swap_outcomes", "ranking_settled", "RANKING_REACH"]
 
 #: The most playouts :func:`evaluate` plays by default (it stops sooner once precise enough).
 DEFAULT_SAMPLES = 4000
@@ -556,7 +557,9 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     from the first, :func:`paired_gap`). The reveals are played out on common posterior deals in
     doubling batches (:class:`~trio_solver.decide.stopping.Stopping`): a reveal that is behind the leader
     at ``confidence`` is dropped from later batches, and the race stops once every reveal left is
-    within ``margin`` of the leader at that confidence, or at ``samples`` deals. The centre cards no
+    within ``margin`` of the leader at that confidence, once some reveal left could most likely not be
+    told from the leader either way by ``samples`` deals (:func:`ranking_settled`), or at ``samples``
+    deals. The centre cards no
     one has seen are one move (the posterior cannot tell them apart): the first is played out and its
     figures stand for all of them. Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.decide.search.advise` does, and for a bad
@@ -574,12 +577,7 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     post = Posterior(view, b)
     firsts = distinct_moves(view, post.memory, base.evaluations)
     race = Race.on(post, firsts, seed)
-
-    def decided(r: Race, z: float) -> bool:
-        best = r.leader()
-        return all(i == best or _within(r.gap(best, i), z, margin) for i in r.alive)
-
-    race.run(stopping, decided)
+    race.run(stopping, ranking_settled(stopping, margin))
     by_move = {post.memory.alike(view, e.reveal): i for i, e in enumerate(firsts)}
 
     def index(e: Evaluation) -> int:
@@ -596,6 +594,38 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     lead = race.tallies[index(first)]
     out = [replace(e, p_game_gap_stderr=paired_gap(lead, first, race.tallies[index(e)], e)[1]) for e in out]
     return Advice(base.seat, "game", tuple(out), base.approximate, base.turn)
+
+
+#: How far (in movements, see :meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`) a comparison of
+#: :func:`advise_game` must be from any answer for its race to stop without one.
+RANKING_REACH = 1.0
+
+
+def ranking_settled(stopping: Stopping, margin: float) -> Callable[[Race, float], bool]:
+    """When :func:`advise_game`'s race stops (for :meth:`Race.run`, after the beaten reveals are dropped):
+    once every reveal left is within ``margin`` of the leader at ``z`` standard errors (the ranking is
+    *decided*), or once the gap of some reveal left to the leader would most likely still be neither
+    beaten nor within ``margin`` at the cap (:meth:`~trio_solver.decide.stopping.Stopping.out_of_reach`
+    with :data:`RANKING_REACH`): then the race could not end decided, and more deals would only narrow
+    figures whose order is already as good as the deals can tell. Such a stop gives no answer at the
+    stated confidence; the figures keep their standard errors."""
+    def settled(race: Race, z: float) -> bool:
+        best = race.leader()
+        deals = race.tallies[best].samples
+        decided = True
+        for i in race.alive:
+            if i == best:
+                continue
+            gap, se = race.gap(best, i)
+            if _within((gap, se), z, margin):
+                continue
+            decided = False
+            if stopping.out_of_reach(gap, se, deals, lambda half: [(half, math.inf), (-math.inf, margin - half)],
+                                     reach=RANKING_REACH):
+                return True
+        return decided
+
+    return settled
 
 
 def _within(gap: tuple[float, float], z: float, margin: float) -> bool:
