@@ -698,7 +698,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdin is None:  # started with standard input closed: reading it finds the end at once
         _STDIN_CLOSED = True
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
-    args: argparse.Namespace | None = None
     # run as the program (argv from sys.argv), an interrupted command also keeps quiet about objects
     # the interrupt left half-built, whose clean-up fails as the interpreter exits
     with _interrupts_kept(quiet_after=argv is None) as interrupted:
@@ -773,6 +772,7 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
     """
     seen: list[bool] = []
     active = [True]
+    pending = [False]  # one delivery at a time: one interrupt never becomes two
     previous_hook = sys.unraisablehook
 
     def on_sigint(signum: int, frame: object) -> None:
@@ -780,15 +780,18 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
         signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
 
     def again() -> None:
+        pending[0] = False
         if active[0]:
             _thread.interrupt_main()
 
     def on_unraisable(u: Any) -> None:
         if isinstance(u.exc_value, KeyboardInterrupt):
             seen[:] = [True]
-            timer = threading.Timer(0.01, again)
-            timer.daemon = True
-            timer.start()
+            if not pending[0]:
+                pending[0] = True
+                timer = threading.Timer(0.01, again)
+                timer.daemon = True
+                timer.start()
             return
         previous_hook(u)
 
