@@ -213,42 +213,48 @@ def test_ctrl_c_while_numba_compiles_exits_130_in_one_line(tmp_path: Path, after
 
 
 @pytest.mark.parametrize("then", ["fails", "goes on"])
-def test_ctrl_c_inside_a_native_callback_still_stops_the_command(monkeypatch: pytest.MonkeyPatch,
-                                                                  then: str) -> None:
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm in the background"])
+def test_an_interrupt_inside_a_native_callback_still_stops_the_command(monkeypatch: pytest.MonkeyPatch,
+                                                                         then: str, how: str) -> None:
     """A Ctrl-C that lands in Python code called back from native code (as numba's compiler does) is
     printed by Python as an ignored exception, and the native code either fails with an error of its own
-    or goes on. Either way the command says it was interrupted, in one line, and stops."""
+    or goes on. Either way the command says it was interrupted, in one line, and stops. So does a
+    SIGTERM that stands for a Ctrl-C (as during ``simulate``) in a run started in the background, where
+    Ctrl-C is ignored."""
     import ctypes
 
     from trio_solver.doors import queries as queries_module
 
     calls: list[str] = []
+    signum = signal.SIGINT if how == "ctrl-c" else signal.SIGTERM
 
     def compiling(record: object, **kwargs: object) -> None:
-        callback = ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))
-        callback()  # the KeyboardInterrupt raised in there cannot leave the callback
-        calls.append("after the callback")
-        if then == "fails":
-            raise RuntimeError("no compiled object yet")
-        end = time.monotonic() + 10.0
-        while time.monotonic() < end:  # the interrupt, delivered again, stops this
-            time.sleep(0.001)
-        calls.append("ran to its end")
+        with cli._terminate_as_interrupt():
+            callback = ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signum))
+            callback()  # the KeyboardInterrupt raised in there cannot leave the callback
+            calls.append("after the callback")
+            if then == "fails":
+                raise RuntimeError("no compiled object yet")
+            end = time.monotonic() + 10.0
+            while time.monotonic() < end:  # the interrupt, delivered again, stops this
+                time.sleep(0.001)
+            calls.append("ran to its end")
 
     monkeypatch.setattr(queries_module, "check_record", compiling)
     monkeypatch.delenv("TRIO_DEBUG", raising=False)
     hook = sys.unraisablehook
-    # Ctrl-C as at a terminal (a run in the background starts with it ignored, and a command leaves it so)
-    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Ctrl-C as at a terminal, or ignored as in a background run
+    handler = signal.default_int_handler if how == "ctrl-c" else signal.SIG_IGN
+    before = signal.signal(signal.SIGINT, handler)
     try:
         status, out, err = _main(["validate", FULL])
         after = signal.getsignal(signal.SIGINT)
     finally:
-        signal.signal(signal.SIGINT, ignored)
+        signal.signal(signal.SIGINT, before)
     assert calls == ["after the callback"]
     assert status == 130 and out == ""
     assert _one_line_error(err) == "trio-solver: interrupted"
-    assert after is signal.default_int_handler and sys.unraisablehook is hook  # both put back as they were
+    assert after is handler and sys.unraisablehook is hook  # both put back as they were
 
 
 @pytest.mark.parametrize("stage", ["write", "replace"])

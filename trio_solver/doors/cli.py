@@ -766,7 +766,7 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
     compiled object to Python through one) cannot unwind past it: Python prints it as an "ignored"
     exception and the native code goes on or fails with an error of its own. While the block runs,
     such an interrupt is not printed but delivered again a moment later, once Python is outside
-    the callback, and the yielded list turns non-empty from the first interrupt on, so that an
+    the callback (as a Ctrl-C, or as a SIGTERM where Ctrl-C is ignored), and the yielded list turns non-empty from the first interrupt on, so that an
     error it caused on its way is reported as the interruption it is. With ``quiet_after``, once
     interrupted, errors Python cannot raise (clean-ups of half-built objects) stay unprinted afterwards.
     """
@@ -781,8 +781,11 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
 
     def again() -> None:
         pending[0] = False
-        if active[0]:
-            _thread.interrupt_main()
+        # as a Ctrl-C, or, where Ctrl-C is ignored (a background run), as the SIGTERM that stands for one
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if active[0] and callable(signal.getsignal(signum)):
+                _thread.interrupt_main(signum)
+                return
 
     def on_unraisable(u: Any) -> None:
         if isinstance(u.exc_value, KeyboardInterrupt):
