@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -210,6 +212,30 @@ def test_ctrl_c_while_numba_compiles_exits_130_in_one_line(tmp_path: Path, after
     command with one line and status 130. An empty numba cache makes the compilation happen at every
     run (it takes longer than ``after``)."""
     _ctrl_c_after(after, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+
+
+def test_a_terminal_is_told_while_the_kernel_is_built(tmp_path: Path) -> None:
+    """The first run after an install builds the compiled kernel for the machine, about a minute: a person
+    at a terminal reads one line saying so (over the progress bar) instead of a bar stuck at 0. An empty
+    numba cache makes the build happen on this run; the command is stopped once the line is there."""
+    master, slave = pty.openpty()  # standard error is a terminal; standard output a pipe
+    proc = subprocess.Popen([sys.executable, "-m", "trio_solver", "analyse", FULL], stdout=subprocess.PIPE,
+                            stderr=slave, stdin=subprocess.DEVNULL, cwd=ROOT,
+                            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 60
+    try:
+        while cli.COMPILE_NOTICE.encode() not in seen and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([master], [], [], 0.5)[0]:
+                seen += os.read(master, 4096)
+    finally:
+        proc.kill()
+        proc.communicate()
+        os.close(master)
+    text = seen.decode()
+    assert text.count(cli.COMPILE_NOTICE) == 1, text[-2000:]
+    assert "Traceback" not in text
 
 
 @pytest.mark.parametrize("then", ["fails", "goes on"])

@@ -170,3 +170,27 @@ def test_every_compiled_function_lives_in_the_kernel() -> None:
                 names = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in
                          (dec.func if isinstance(dec, ast.Call) else dec for dec in node.decorator_list)}
                 assert not names & {"njit", "jit", "compiled", "inlined"}, (path.relative_to(root), node.name)
+
+
+def test_the_first_compilation_is_announced_once() -> None:
+    """:func:`kernel.first_compile_announced` calls its callback as the first function of the kernel starts to
+    compile, once, only inside its block, and not for compiled code of other modules."""
+    from numba import njit
+
+    def fresh(module: str) -> object:
+        def f(x: int) -> int:
+            return x + 1
+        f.__module__ = module
+        return njit(f)  # no cache: every new dispatcher compiles on its first call
+
+    calls: list[int] = []
+    fresh(kernel.__name__)(1)  # type: ignore[operator]
+    with kernel.first_compile_announced(lambda: calls.append(1)):
+        fresh("elsewhere")(1)  # type: ignore[operator]
+        assert calls == []
+        fresh(kernel.__name__)(1)  # type: ignore[operator]
+        assert calls == [1]
+        fresh(kernel.__name__)(2)  # type: ignore[operator]
+        kernel.popcount(5)  # compiled or loaded already: no event
+    fresh(kernel.__name__)(1)  # type: ignore[operator]
+    assert calls == [1]

@@ -31,9 +31,10 @@ whatever batch it is drawn in, on any number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -71,6 +72,28 @@ def inlined(fn: _F) -> _F:
     """:func:`compiled`, and inlined into its callers (a small helper called in the inner loops: no call,
     no reference counting of its array arguments)."""
     return cast(_F, njit(cache=True, inline="always")(fn))
+
+
+@contextlib.contextmanager
+def first_compile_announced(announce: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, call ``announce`` once, as the first function of this kernel starts to
+    compile (numba tells only of compilations: a function loaded from the disk cache calls nothing)."""
+    from numba.core import event
+
+    done = [False]
+
+    class _Listener(event.Listener):  # type: ignore[misc]
+        def on_start(self, ev: event.Event) -> None:
+            dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+            if not done[0] and getattr(getattr(dispatcher, "py_func", None), "__module__", None) == __name__:
+                done[0] = True
+                announce()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", _Listener()):
+        yield
 
 
 # -- state layout -------------------------------------------------------------------------------

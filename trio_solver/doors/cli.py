@@ -23,7 +23,7 @@ import _thread
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
-from .. import __version__
+from .. import __version__, kernel
 from .._args import show as _show
 from .._text import escape
 from ..decide.evaluate import explain
@@ -713,7 +713,7 @@ def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
             raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
         if sys.stdout is None:
             raise _OutputError("standard output is closed")
-        with time_limit(args.time_limit):
+        with time_limit(args.time_limit), _compile_notice(sys.stderr):
             output = args.func(args)
         if output:
             # text from records and file names never reaches the terminal raw (names are checked on
@@ -756,6 +756,33 @@ def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
             raise
         return _fail(f"internal error ({type(e).__name__}: {_show(str(e), 200)}); please report it", 70)
     return 0
+
+
+#: What a person at a terminal reads while the playout kernel is built for their machine.
+COMPILE_NOTICE = f"{PROG}: building the playout kernel for this machine (once, about a minute)"
+
+
+@contextlib.contextmanager
+def _compile_notice(err: Any) -> Iterator[None]:
+    """On a terminal, say so on ``err`` when the command starts building the compiled kernel (its first run
+    after an install, a minute of silence otherwise); nothing when the disk cache holds it."""
+    try:
+        shown = err is not None and err.isatty()
+    except (OSError, ValueError):  # a closed stream
+        shown = False
+    if not shown:
+        yield
+        return
+
+    def announce() -> None:
+        try:
+            err.write(f"\r\x1b[K{COMPILE_NOTICE}\n")  # over a progress bar already drawn, if any
+            err.flush()
+        except (OSError, ValueError):  # the terminal went away: the command itself finds out
+            pass
+
+    with kernel.first_compile_announced(announce):
+        yield
 
 
 @contextlib.contextmanager
