@@ -319,6 +319,10 @@ class Tally:
         self._deals: list[np.ndarray] = []
         self._strata: list[np.ndarray] = []
         self._results: list[np.ndarray] = []
+        # figures of the playouts counted so far, found once (the races ask for them after every batch)
+        self._counts: tuple[list[int], list[float], np.ndarray] | None = None
+        self._figures: dict[tuple[float, float], tuple[tuple[float, float], np.ndarray]] = {}
+        self._ascending: bool | None = None
 
     @classmethod
     def empty(cls) -> Tally:
@@ -343,6 +347,9 @@ class Tally:
             self._deals = [np.concatenate(self._deals)]
             self._strata = [np.concatenate(self._strata)]
             self._results = [np.concatenate(self._results)]
+        self._counts = None
+        self._figures = {}
+        self._ascending = None
 
     def add(self, stratum: int, x: float, deal: int) -> None:
         """Count one playout (see :meth:`extend`)."""
@@ -360,15 +367,31 @@ class Tally:
     def results(self) -> np.ndarray:
         return self._results[0] if self._results else np.zeros(0)
 
+    def _stratum_counts(self) -> tuple[list[int], list[float], np.ndarray]:
+        """Per stratum: playouts, games won, and the sum of the squared results."""
+        if self._counts is None:
+            h, x = self.strata, self.results
+            self._counts = ([int(c) for c in np.bincount(h, minlength=3)],
+                            [float(c) for c in np.bincount(h, weights=x, minlength=3)],
+                            np.bincount(h, weights=x ** 2, minlength=3))
+        return self._counts
+
     @property
     def n(self) -> list[int]:
         """Playouts per stratum."""
-        return [int(c) for c in np.bincount(self.strata, minlength=3)]
+        return list(self._stratum_counts()[0])
 
     @property
     def total(self) -> list[float]:
         """Games won per stratum."""
-        return [float(c) for c in np.bincount(self.strata, weights=self.results, minlength=3)]
+        return list(self._stratum_counts()[1])
+
+    def ascending(self) -> bool:
+        """Whether :attr:`deals` are in increasing order (as the batches of a race draw them)."""
+        if self._ascending is None:
+            d = self.deals
+            self._ascending = bool(np.all(d[1:] > d[:-1]))
+        return self._ascending
 
     @property
     def samples(self) -> int:
@@ -380,9 +403,26 @@ class Tally:
 
     def estimate(self, p_trio: float, p_win: float) -> tuple[float, float]:
         """The post-stratified chance to win the game and its standard error."""
+        return self._figures_at(p_trio, p_win)[0]
+
+    def influence(self, p_trio: float, p_win: float) -> np.ndarray:
+        """Each deal's term in the linearised post-stratified estimate: ``w_h / n_h * (x - mean_h)``
+        (0 in the winning stratum, whose chance is exact), in the order of :attr:`deals` (read only)."""
+        return self._figures_at(p_trio, p_win)[1]
+
+    def _figures_at(self, p_trio: float, p_win: float) -> tuple[tuple[float, float], np.ndarray]:
+        """:meth:`estimate` and :meth:`influence` for these chances of the turn, found once per batch."""
+        key = (p_trio, p_win)
+        got = self._figures.get(key)
+        if got is None:
+            influence = self._influence(p_trio, p_win)
+            influence.flags.writeable = False
+            got = self._figures[key] = (self._estimate(p_trio, p_win), influence)
+        return got
+
+    def _estimate(self, p_trio: float, p_win: float) -> tuple[float, float]:
         weights = _weights(p_trio, p_win)
-        n, total = self.n, self.total
-        squares = np.bincount(self.strata, weights=self.results ** 2, minlength=3)
+        n, total, squares = self._stratum_counts()
         pooled_n = n[FAIL] + n[TRIO]
         pooled = (total[FAIL] + total[TRIO]) / pooled_n if pooled_n else 0.5
         m = weights[WIN]  # a winning turn wins the game
@@ -402,12 +442,11 @@ class Tally:
             var += w * w * max(vh, 0.0) / k
         return min(max(m, 0.0), 1.0), math.sqrt(var)
 
-    def influence(self, p_trio: float, p_win: float) -> np.ndarray:
-        """Each deal's term in the linearised post-stratified estimate: ``w_h / n_h * (x - mean_h)``
-        (0 in the winning stratum, whose chance is exact), in the order of :attr:`deals`."""
+    def _influence(self, p_trio: float, p_win: float) -> np.ndarray:
         weights = np.array(_weights(p_trio, p_win))
-        n = np.array(self.n, dtype=np.float64)
-        means = np.divide(np.array(self.total), n, out=np.zeros(3), where=n > 0)
+        counts, total, _ = self._stratum_counts()
+        n = np.array(counts, dtype=np.float64)
+        means = np.divide(np.array(total), n, out=np.zeros(3), where=n > 0)
         h = self.strata
         out = weights[h] / np.maximum(n[h], 1) * (self.results - means[h])
         out[h == WIN] = 0.0
@@ -427,8 +466,11 @@ def paired_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> tuple[floa
     estimates, deal by deal."""
     if a is b:
         return 0.0, 0.0
-    _, ia, ib = np.intersect1d(a.deals, b.deals, assume_unique=True, return_indices=True)
-    da, db = a.influence(ea.p_trio, ea.p_win)[ia], b.influence(eb.p_trio, eb.p_win)[ib]
+    da, db = a.influence(ea.p_trio, ea.p_win), b.influence(eb.p_trio, eb.p_win)
+    if not (a.ascending() and b.ascending() and np.array_equal(a.deals, b.deals)):
+        # the common deals, in increasing order (for the same deals in increasing order: all of them)
+        _, ia, ib = np.intersect1d(a.deals, b.deals, assume_unique=True, return_indices=True)
+        da, db = da[ia], db[ib]
     var = float(((da - db) ** 2).sum())
     return a.estimate(ea.p_trio, ea.p_win)[0] - b.estimate(eb.p_trio, eb.p_win)[0], math.sqrt(var)
 
