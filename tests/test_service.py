@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -189,8 +193,9 @@ def test_busy_is_503_over_a_real_socket() -> None:
         slow: dict[str, Any] = {}
 
         def run_slow() -> None:
-            slow["resp"] = httpx.post(f"{url}/v1/evaluate", json={"record": FULL, "after": 2, "samples": 2000},
-                                      timeout=60)
+            # 60,000 playouts (precision 0: no early stop), several seconds of work
+            slow["resp"] = httpx.post(f"{url}/v1/evaluate", json={"record": FULL, "after": 2, "samples": 60_000,
+                                                                  "precision": 0}, timeout=80)
 
         t = threading.Thread(target=run_slow)
         t.start()
@@ -202,6 +207,86 @@ def test_busy_is_503_over_a_real_socket() -> None:
             deadline += 1
         busy = httpx.post(f"{url}/v1/validate", json={"record": FULL}, timeout=60)
         assert "busy" in error_of(busy, 503)
-        t.join(60)
+        t.join(80)
         assert slow["resp"].status_code == 200
         assert httpx.post(f"{url}/v1/validate", json={"record": FULL}, timeout=60).status_code == 200
+
+
+def test_the_workers_load_every_compiled_function_a_request_uses_before_the_first() -> None:
+    """A worker starts with :func:`queries.warm_up`, which loads the playout kernel (or builds it, on the
+    machine's first run: about a minute, which a request under its time limit could not pay). After it,
+    no request of the game-level kind loads or compiles another function of the kernel: the game-level
+    questions and the searching bots at 3 to 6 players, teams and swaps included. A fresh process, so
+    that nothing loaded by other tests hides a miss."""
+    script = textwrap.dedent(f"""
+        import json
+        from numba.core.registry import CPUDispatcher
+        from trio_solver import kernel
+        from trio_solver.doors import protocol, queries
+
+        def loaded():
+            return {{name: set(d.signatures) for name, d in vars(kernel).items() if isinstance(d, CPUDispatcher)}}
+
+        queries.warm_up()
+        before = loaded()
+        for name in {[str(p) for p in (ROOT / "examples" / "full_deal_4p.json", ROOT / "examples" / "teams_4p.json",
+                                     ROOT / "tests" / "corpus" / "p3_picante_bot.json",
+                                     ROOT / "tests" / "corpus" / "p6_simple_teams_bot.json")]!r}:
+            record = json.load(open(name, encoding="utf-8"))
+            for after in (len(record["events"]) // 3, len(record["events"]) // 2):
+                protocol.handle("evaluate", {{"record": record, "after": after, "samples": 64}})
+                protocol.handle("advise", {{"record": record, "after": after, "objective": "game", "samples": 64}})
+                for bot in ("expert", "expert-ties", "playout"):
+                    protocol.handle("bot", {{"record": {{**record, "events": record["events"][:after]}}, "bot": bot,
+                                            "budget": 64}})
+            protocol.handle("analyse", {{"record": record, "samples": 8}})
+        after = loaded()
+        print(json.dumps({{"warmed": sum(map(len, before.values())),
+                          "new": sorted(n for n in after if after[n] - before[n])}}))
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert got["new"] == []
+    assert got["warmed"] >= 5  # the batch runners at least: outcomes, tallies, swaps, the reading, the sampler
+
+
+@pytest.mark.parametrize("then", ["fails", "goes on"])
+def test_the_time_limit_inside_a_native_callback_is_a_timeout(monkeypatch: pytest.MonkeyPatch, then: str) -> None:
+    """The time limit's alarm may ring in Python code called back from native code (numba's compiler does
+    that), where its exception cannot unwind: the native code then fails with an error of its own, or goes
+    on. Either way the request ends as over its time limit (504), never as an internal error (500), and
+    the worker keeps no traceback in the log."""
+    import ctypes
+
+    from trio_solver.doors import service
+
+    calls: list[str] = []
+
+    def compiling(op: str, args: dict[str, object]) -> dict[str, object]:
+        end = time.monotonic() + 10.0
+        callback = ctypes.CFUNCTYPE(None)(lambda: time.sleep(0.3))  # the alarm rings in there
+        callback()
+        calls.append("after the callback")
+        if then == "fails":
+            raise RuntimeError("no compiled object yet")
+        while time.monotonic() < end:  # the alarm, rung again, stops this
+            time.sleep(0.001)
+        calls.append("ran to its end")
+        return {}
+
+    monkeypatch.setattr(service, "handle", compiling)
+    printed: list[object] = []
+    monkeypatch.setattr(sys, "__unraisablehook__", printed.append)
+    before = signal.getsignal(signal.SIGALRM), sys.unraisablehook
+    try:
+        service._init_worker()
+        status, line = service._work("analyse", {}, 0.1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before[0])
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = before[1]
+    assert (status, line) == ("timeout", "analyse: over the time limit of 0.1 s")
+    assert calls == ["after the callback"]
+    assert printed == []

@@ -40,7 +40,7 @@ from ..report.analysis import Analysis, analyse
 from ..report.render import describe_event, frame, move_json
 
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
-           "new_game", "add_reveal", "add_swap", "bot_reveal"]
+           "new_game", "add_reveal", "add_swap", "bot_reveal", "warm_up"]
 
 #: What ``advise`` ranks by: the chance of a trio, of winning this turn, or of winning the game.
 OBJECTIVES = ("trio", "win", "game")
@@ -237,3 +237,32 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
     view = record.view(spectator.to_move)
     bot = make_bot(name, random.Random(seed), budget=budget)
     return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
+
+
+#: The small games :func:`warm_up` plays: a 3-player game with the searching expert and the playout bot, and a
+#: 4-player team game with swaps; the number of reveals each plays before the game-level questions are asked.
+_WARM_GAMES = ((Rules(3), ("expert", "solver", "playout")), (Rules(4, teams=True), ("expert", "playout", "expert", "solver")))
+_WARM_REVEALS = 12
+
+
+def warm_up() -> None:
+    """Load the compiled playout kernel's functions that the questions use, from numba's disk cache (a
+    second or two), or build them on a machine's first run (about a minute of CPU). A door that answers
+    under a time limit calls it before its first question, so that no question pays for the build: a
+    few reveals and swaps of the bots that search, then ``evaluate`` and ``advise --objective game`` on
+    small budgets, at a 3-player table and a 4-player team table (the analysis plays the same functions)."""
+    for rules, names in _WARM_GAMES:
+        game = Game.deal(rules, seed=0)
+        bots = [make_bot(name, random.Random(seat), budget=32) for seat, name in enumerate(names)]
+        for _ in range(_WARM_REVEALS):
+            if game.over:
+                break
+            for a, b in game.swap_moment():
+                give_a, give_b = bots[a].choose_swap(game.view(a)), bots[b].choose_swap(game.view(b))
+                if give_a is not None and give_b is not None:
+                    game.swap(a, b, give_a, give_b)
+            game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
+        if not game.over:
+            view = game.view(game.to_move)
+            _evaluate(view, samples=64)
+            advise_game(view, samples=64)

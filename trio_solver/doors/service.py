@@ -43,6 +43,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -64,6 +65,7 @@ from .._args import int_in, show
 from .._text import UNSAFE, escape
 from ..errors import RunError, TrioError
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
+from .queries import warm_up
 
 if TYPE_CHECKING:
     import uvicorn
@@ -82,6 +84,8 @@ DEFAULT_READ_TIMEOUT = 10.0
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: Seconds an idle keep-alive connection stays open.
 KEEP_ALIVE = 5
+#: Seconds the workers' start may take before the log says why (the kernel is being built), and at most.
+WARM_NOTICE, WARM_SECONDS = 5.0, 600.0
 #: The log of the service (uvicorn's, so that ``--log-level`` applies to it).
 _LOG = logging.getLogger("uvicorn.error")
 
@@ -94,34 +98,58 @@ class _Overtime(BaseException):
     ``except Exception`` of the library can swallow it)."""
 
 
+#: Whether the request under way in this worker is over its time limit.
+_over = [False]
+
+
 def _alarm(signum: int, frame: FrameType | None) -> None:
+    _over[0] = True
     raise _Overtime()
+
+
+def _overtime_again(unraisable: Any) -> None:
+    """``sys.unraisablehook`` of a worker. :class:`_Overtime` raised inside a callback from native code
+    (numba's compiler calls back into Python) cannot unwind past it: the alarm is set again to ring a
+    moment later, outside the callback, instead of a traceback in the server's log."""
+    if isinstance(unraisable.exc_value, _Overtime):
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the workers
     signal.signal(signal.SIGALRM, _alarm)
+    sys.unraisablehook = _overtime_again
 
 
 def _work(op: str, args: dict[str, Any], timeout: float) -> tuple[str, Any]:
     """Run one operation in a worker: ``("ok", result)``, ``("bad", line)``, ``("timeout", line)``
-    or ``("internal", line)``. Never raises, so nothing unpicklable crosses the pipe."""
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    or ``("internal", line)``. Never raises, so nothing unpicklable crosses the pipe. An error raised
+    after the time limit rang (native code that the alarm broke off) is the timeout it stands for."""
+    over = f"{op}: over the time limit of {timeout:g} s"
+    _over[0] = False
     try:
-        return "ok", handle(op, args)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return "ok", handle(op, args)
+        finally:  # before any answer is made: no alarm rings in the handlers below
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except _Overtime:
-        return "timeout", f"{op}: over the time limit of {timeout:g} s"
+        return "timeout", over
     except UnknownOp as e:
         return "unknown", error_text(e)
     except Exception as e:  # noqa: BLE001 - one line back, never a traceback
+        if _over[0]:
+            return "timeout", over
         return ("bad" if isinstance(e, (TrioError, RecursionError)) else "internal"), error_text(e)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _warm() -> int:
     """Start a worker before the first request: unpickling this function imports this module, and with
-    it every module a request uses, so the first real request is not slow."""
+    it every module a request uses, and the playout kernel is loaded (or, on the machine's first run,
+    built: about a minute), so that no request pays for either under its time limit."""
+    warm_up()
     return os.getpid()
 
 
@@ -314,7 +342,11 @@ class _Pool:
         self.executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
         futures = [self.executor.submit(_warm) for _ in range(self.workers)]
-        concurrent.futures.wait(futures, timeout=60)
+        _, waiting = concurrent.futures.wait(futures, timeout=WARM_NOTICE)
+        if waiting:
+            _LOG.warning("building the playout kernel for this machine (once, about a minute); "
+                         "the service answers when it is ready")
+            concurrent.futures.wait(futures, timeout=WARM_SECONDS)
 
     def restart(self, failed: concurrent.futures.ProcessPoolExecutor) -> None:
         """Replace the pool ``failed`` (once: a request that saw it fail after another replaced it
