@@ -241,7 +241,8 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
 
 #: The small games :func:`warm_up` plays: a 3-player game with the searching expert and the playout bot, and a
 #: 4-player team game with swaps; the number of reveals each plays before the game-level questions are asked.
-_WARM_GAMES = ((Rules(3), ("expert", "solver", "playout")), (Rules(4, teams=True), ("expert", "playout", "expert", "solver")))
+_WARM_GAMES = ((Rules(3), ("expert", "solver", "playout")),
+               (Rules(4, teams=True), ("expert", "playout", "expert", "solver")))
 _WARM_REVEALS = 12
 
 
