@@ -94,6 +94,17 @@ def test_team_positions_weigh_flipping_bits() -> None:
         assert any(t[2] and t[3] > 1 for args in calls for t in lattice._transitions(*args)), path.name
 
 
+def test_random_positions_weigh_dealt_counts_without_flags() -> None:
+    """Values of positions without a tracked swap whose rows' dealt counts differ from their counts now
+    (a swap a viewer saw in team play) take the Python-integer path of ``lattice._unflagged``, so the
+    reference test on random positions above meets that path."""
+    rules = next(r for r in ALL_RULES if r.players == 4 and r.teams)
+    calls = [args for seed in range(4) for args in _calls(random_position(rules, seed, 40))]
+    unflagged = [args for args in calls if args[3] == 0 and any(r[0] or r[1] for r in args[6])]
+    assert unflagged
+    assert any(t[3] > 0 for args in unflagged for t in lattice._transitions(*args))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_transitions_equal_the_reference_with_large_offsets(seed: int) -> None:

@@ -97,6 +97,10 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
             if all(xi <= d - 1 for xi, d in zip(x, cdims)):
                 out.append((x, rest, (), 1 if unit else w))
         return tuple(out)
+    comps = [(x, rest) for x, rest, _ in _compositions(len(cdims), total)
+             if all(xi <= d - 1 for xi, d in zip(x, cdims))]
+    if flags == 0 and not any(r[2] or r[3] for r in rows):
+        return tuple(_unflagged(comps, implicit, unit, rows))
     n_masks = 1 << flags
     bits = (np.arange(n_masks)[None, :] >> np.arange(flags)[:, None]) & 1  # bits[b, mask]
 
@@ -107,8 +111,6 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
             v += coef * bits[b]
         return v
 
-    comps = [(x, rest) for x, rest, _ in _compositions(len(cdims), total)
-             if all(xi <= d - 1 for xi, d in zip(x, cdims))]
     if not comps:
         return ()
     # counts[c, r]: row r's count of u in composition c; dealt[c, r, mask]: its dealt count
@@ -139,6 +141,28 @@ def _transitions(u: int, total: int, cdims: tuple[int, ...], flags: int, unit: b
         x, rest = comps[c]
         out.append((x, rest, phi, 1 if unit else int(weight[c, mask])))
     return tuple(out)
+
+
+def _unflagged(comps: list[tuple[tuple[int, ...], int]], implicit: bool, unit: bool,
+               rows: tuple[_RowTerms, ...]) -> Iterator[Transition]:
+    """:func:`_transitions` without tracked swaps, composition by composition in Python integers (the
+    same exact weights as its arrays, which cost more than they save on a few dozen compositions): the
+    multinomial of the dealt counts (count now plus the row's offset), times each known choice's count
+    of cards then; a composition whose dealt count is negative, or of weight 0, is left out."""
+    fact = math.factorial
+    for x, rest in comps:
+        counts = x + (rest,) if implicit else x
+        dealt = [c + r[0] for c, r in zip(counts, rows)]
+        if any(d < 0 for d in dealt):
+            continue
+        w = fact(sum(dealt))
+        for d in dealt:
+            w //= fact(d)
+        for c, r in zip(counts, rows):
+            for extra in r[1]:
+                w *= max(c + extra, 0)
+        if w:
+            yield x, rest, (), 1 if unit else w
 
 
 @lru_cache(maxsize=512)
@@ -203,7 +227,7 @@ class Lattice:
         counts = np.indices(self.cdims).sum(axis=0) if self.n_explicit else np.zeros((), dtype=np.int64)
         #: The sum of the explicit counts of every state (flag axes of length 1).
         self.sumgrid = counts.reshape(self.cdims + (1,) * self.n_flags)
-        self.masks = [self._mask(u) for u in range(13)]
+        self.masks = self._masks()
         self._entries_cache: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], Any]]] = {}
         self._slice_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                 tuple[tuple[slice, ...], tuple[slice, ...]]] = {}
@@ -253,38 +277,40 @@ class Lattice:
         shape[axis] = length
         return np.arange(length).reshape(shape)
 
-    def _mask(self, u: int) -> np.ndarray:
-        """The states after value ``u`` that every bound allows."""
-        m = np.ones(self.dims, dtype=bool)
+    def _masks(self) -> list[np.ndarray]:
+        """``masks[u]``: the states after value ``u`` that every bound allows, for every ``u`` at once
+        (one array with a leading axis of values, so that each bound costs one numpy operation instead
+        of thirteen)."""
+        lead = (13,) + (1,) * (self.n_explicit + self.n_flags)
+        m = np.ones((13,) + self.dims, dtype=bool)
         for axis, row in enumerate(self.explicit):
-            ok = np.zeros(row.size + 1, dtype=bool)
-            lo, hi = max(row.lower[u], 0), min(row.upper[u], row.size)
-            if lo <= hi:
-                ok[lo : hi + 1] = True
-            shape = [1] * (self.n_explicit + self.n_flags)
-            shape[axis] = row.size + 1
+            lo = np.maximum(np.array(row.lower[:13]), 0)
+            hi = np.minimum(np.array(row.upper[:13]), row.size)
+            k = np.arange(row.size + 1)
+            ok = (k[None, :] >= lo[:, None]) & (k[None, :] <= hi[:, None])
+            shape = [13] + [1] * (self.n_explicit + self.n_flags)
+            shape[1 + axis] = row.size + 1
             m &= ok.reshape(shape)
         imp = self.implicit
-        c_imp = self.placed[u] - self.sumgrid
+        c_imp = np.array(self.placed).reshape(lead) - self.sumgrid[None]
         if imp is None:
             m &= c_imp == 0
         else:
-            m &= (c_imp >= max(imp.lower[u], 0)) & (c_imp <= min(imp.upper[u], imp.size))
+            lo_imp = np.maximum(np.array(imp.lower[:13]), 0).reshape(lead)
+            hi_imp = np.minimum(np.array(imp.upper[:13]), imp.size).reshape(lead)
+            m &= (c_imp >= lo_imp) & (c_imp <= hi_imp)
         for i, row in enumerate(self.rows):
             for (fu, lo2, hi2, terms) in row.flagged:
-                if fu != u:
-                    continue
-                val: Any = self._axis(i, row.size + 1) if i < self.n_explicit else c_imp
+                val: Any = self._axis(i, row.size + 1) if i < self.n_explicit else c_imp[fu]
                 for bit, coef in terms:
                     val = val + coef * self._axis(self.n_explicit + bit, 2)
                 if lo2 is not None:
-                    m &= val >= lo2
+                    m[fu] &= val >= lo2
                 if hi2 is not None:
-                    m &= val <= hi2
-        if u == 0:
-            for b in range(self.n_flags):
-                m &= self._axis(self.n_explicit + b, 2) == 0
-        return m
+                    m[fu] &= val <= hi2
+        for b in range(self.n_flags):
+            m[0] &= self._axis(self.n_explicit + b, 2) == 0
+        return list(m)
 
     def _zeros(self) -> np.ndarray:
         return np.zeros(self.dims, dtype=self.dtype)
@@ -626,7 +652,7 @@ class Lattice:
         dims = self.dims
         n_states = int(np.prod(dims)) if dims else 1
         strides = self._strides
-        comps = [c for u in range(1, 13) for c in self.transitions[u]]
+        arrays = [_transition_arrays(*self._transition_keys[u]) for u in range(1, 13)]
         comp_off = [0, 0]
         for u in range(1, 13):
             comp_off.append(comp_off[-1] + len(self.transitions[u]))
@@ -635,13 +661,14 @@ class Lattice:
         for u in range(1, 13):
             avoid += self.avoid[u]
             avoid_off.append(len(avoid))
-        header = [R, F, n_states, len(comps), len(avoid)]
-        ints = np.array(header + strides + list(self.final) + comp_off + [c[1] for c in comps]
-                        + [sum(1 << b for b in c[2]) for c in comps] + avoid_off + self.placed, dtype=np.int64)
+        header = [R, F, n_states, comp_off[-1], len(avoid)]
+        ints = np.concatenate([np.array(header + strides + list(self.final) + comp_off, dtype=np.int64),
+                               *(a[1] for a in arrays), *(a[2] for a in arrays),
+                               np.array(avoid_off + self.placed, dtype=np.int64)])
         forward = np.stack([np.asarray(a, dtype=np.float64).reshape(-1) for a in self.forward]).reshape(-1)
-        floats = np.concatenate([forward, np.array([float(c[3]) for c in comps], dtype=np.float64),
+        floats = np.concatenate([forward, *(a[3] for a in arrays),
                                  np.array([1.0 if read is None else float(read)])])
-        comp_x = np.array([c[0] for c in comps], dtype=np.int64).reshape(len(comps), R)
+        comp_x = np.concatenate([a[0] for a in arrays]).reshape(comp_off[-1], R)
         avoid_arr = np.array(avoid, dtype=np.int64).reshape(len(avoid), 3)
         return Packed(floats, ints, comp_x, avoid_arr)
 
