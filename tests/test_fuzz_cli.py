@@ -404,6 +404,48 @@ def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch) -> Non
         cli.main(["validate", FULL])
 
 
+def test_a_ctrl_c_the_command_handles_leaves_a_later_error_what_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C the command catches and goes on from (``play`` stops a game with it, then saves) does not
+    turn a later, unrelated error into an interruption: it is still an internal error, status 70."""
+    from trio_solver.doors import queries as queries_module
+
+    def handles(record: object, **kwargs: object) -> None:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # handled, as play handles it
+        raise RuntimeError("a bug after it")
+
+    monkeypatch.setattr(queries_module, "check_record", handles)
+    monkeypatch.delenv("TRIO_DEBUG", raising=False)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        status, out, err = _main(["validate", FULL])
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert status == 70 and out == ""
+    assert "internal error (RuntimeError: 'a bug after it')" in _one_line_error(err)
+
+
+def test_no_interrupt_is_raised_once_the_command_reports_one() -> None:
+    """An interrupt lost in a native callback is delivered again a moment later, unless the command has
+    meanwhile reported its interruption (:meth:`cli._Interrupts.settle`): then nothing is raised while
+    it writes the line, so one Ctrl-C never becomes a second, unhandled one."""
+    import ctypes
+
+    callback = ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with cli._interrupts_kept(quiet_after=False) as state:
+            callback()  # lost in the callback: delivered again in 10 ms, unless settled
+            assert state.seen
+            state.settle()
+            time.sleep(0.2)  # nothing is raised here
+            signal.raise_signal(signal.SIGINT)  # nor by a Ctrl-C now: the command is already ending
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.parametrize("chained", ["context", "cause"])
 def test_an_error_raised_while_ctrl_c_unwinds_is_still_an_interruption(monkeypatch: pytest.MonkeyPatch,
                                                                        chained: str) -> None:

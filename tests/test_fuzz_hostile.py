@@ -42,10 +42,10 @@ from trio_solver import Game, Record, Reveal, Revealed, Rules, TrioError, make_b
 from trio_solver._text import MAX_TEXT, UNSAFE
 from trio_solver.doors.play import play_terminal
 from trio_solver.doors.protocol import run_engine
-from trio_solver.doors.service import create_app
 
 from fuzz_settings import FUZZ_SCALE
 from helpers_cli import run_main as _main
+from helpers_service import service_client
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "examples" / "full_deal_4p.json"
@@ -224,7 +224,7 @@ def test_engine_process_answers_every_hostile_line() -> None:
 
 @pytest.fixture(scope="module")
 def service() -> Iterator[TestClient]:
-    with TestClient(create_app(workers=2, timeout=120), base_url="http://localhost") as c:
+    with service_client("http://localhost", workers=2, timeout=120) as c:
         yield c
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import random
 import subprocess
 import sys
@@ -194,3 +196,34 @@ def test_the_first_compilation_is_announced_once() -> None:
         kernel.popcount(5)  # compiled or loaded already: no event
     fresh(kernel.__name__)(1)  # type: ignore[operator]
     assert calls == [1]
+
+
+def test_a_forked_worker_does_not_announce_the_compilation() -> None:
+    """A process forked inside the block (a worker of ``simulate --workers``) inherits numba's listener
+    but stays silent: only the process that opened the block announces, once."""
+    from numba import njit
+
+    def fresh() -> object:
+        def f(x: int) -> int:
+            return x + 1
+        f.__module__ = kernel.__name__
+        return njit(f)
+
+    r, w = os.pipe()
+    try:
+        with kernel.first_compile_announced(lambda: os.write(w, b"x")):
+            pid = os.fork()
+            if pid == 0:  # the worker compiles first
+                try:
+                    fresh()(1)  # type: ignore[operator]
+                finally:
+                    os._exit(0)
+            os.waitpid(pid, 0)
+            fresh()(1)  # type: ignore[operator]
+        os.close(w)
+        w = -1
+        with os.fdopen(r, "rb") as got:
+            assert got.read() == b"x"
+    finally:
+        if w >= 0:
+            os.close(w)

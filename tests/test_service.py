@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -18,9 +20,11 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers_service import live_server
+import helpers_service
+from helpers_service import live_server, service_client
 from trio_solver import __version__
 from trio_solver.doors.protocol import OPS, handle
+from trio_solver.doors import service
 from trio_solver.doors.service import WEB_DIR, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +38,7 @@ JSON = {"Content-Type": "application/json"}
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(workers=2, timeout=120, cors=["http://board.example"]), base_url=LOCAL) as c:
+    with service_client(LOCAL, workers=2, timeout=120, cors=["http://board.example"]) as c:
         yield c
 
 
@@ -154,7 +158,7 @@ def test_body_size_limit_is_413(client: TestClient) -> None:
 
 
 def test_time_limit_is_504_and_the_worker_stops_itself() -> None:
-    with TestClient(create_app(workers=1, timeout=0.5), base_url=LOCAL) as client:
+    with service_client(LOCAL, workers=1, timeout=0.5) as client:
         pool = client.app.state.pool  # type: ignore[attr-defined]
         before = pool.pids()
         # 150,000 playouts (precision 0: no early stop): far over half a second
@@ -167,7 +171,7 @@ def test_time_limit_is_504_and_the_worker_stops_itself() -> None:
 
 
 def test_a_killed_worker_is_replaced() -> None:
-    with TestClient(create_app(workers=1, timeout=30), base_url=LOCAL) as c:
+    with service_client(LOCAL, workers=1, timeout=30) as c:
         pool = c.app.state.pool  # type: ignore[attr-defined]
         (pid,) = pool.pids()
         os.kill(pid, signal.SIGKILL)
@@ -182,7 +186,7 @@ def test_cors(client: TestClient) -> None:
     assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "http://board.example"
     resp = client.post("/v1/version", headers={"Origin": "http://elsewhere.example"})
     assert "access-control-allow-origin" not in resp.headers
-    with TestClient(create_app(workers=1), base_url=LOCAL) as c:
+    with service_client(LOCAL, workers=1) as c:
         resp = c.post("/v1/version", headers={"Origin": "http://board.example"})
         assert "access-control-allow-origin" not in resp.headers
 
@@ -210,6 +214,108 @@ def test_busy_is_503_over_a_real_socket() -> None:
         t.join(80)
         assert slow["resp"].status_code == 200
         assert httpx.post(f"{url}/v1/validate", json={"record": FULL}, timeout=60).status_code == 200
+
+
+def test_the_service_answers_while_its_workers_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' start (3 s here; a minute on a machine's first run, while they build the kernel)
+    does not hold the service back: the health check and every request answer 503 "starting" at once
+    once the start has taken longer than the notice, then the service answers as usual."""
+    monkeypatch.setattr(service, "_warm", helpers_service.slow_start)
+    monkeypatch.setattr(service, "WARM_NOTICE", 0.2)
+    with TestClient(create_app(workers=1, timeout=30), base_url=LOCAL) as client:
+        health = client.get("/v1/health")
+        assert health.status_code == 503 and health.json()["status"] == "starting"
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert "starting" in error_of(client.post("/v1/validate", json={"record": FULL}), 503)
+        assert time.monotonic() - started < 2
+        helpers_service.until_ready(lambda: client.get("/v1/health").status_code)
+        assert client.get("/v1/health").json()["status"] == "ok"
+        assert client.post("/v1/validate", json={"record": FULL}).status_code == 200
+
+
+def test_a_request_during_a_short_start_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start shorter than the notice (the kernel loaded from disk) keeps a request waiting, within
+    its time limit, instead of turning it away."""
+    monkeypatch.setattr(service, "_warm", helpers_service.slow_start)
+    monkeypatch.setattr(service, "WARM_NOTICE", 30.0)
+    with TestClient(create_app(workers=1, timeout=30), base_url=LOCAL) as client:
+        assert client.get("/v1/health").status_code == 503
+        resp = client.post("/v1/state", json={"record": FULL})
+        assert resp.status_code == 200 and resp.json() == handle("state", {"record": FULL})
+
+
+def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> None:
+    """A start that would take a minute: the service answers 503 meanwhile, and Ctrl-C ends it in a
+    few seconds, its workers with it."""
+    port = _free_port()
+    script = textwrap.dedent(f"""
+        import sys
+        import helpers_service
+        from trio_solver.__main__ import main
+        from trio_solver.doors import service
+        service._warm = helpers_service.stalled_start
+        sys.argv = ["trio-solver", "serve", "--port", "{port}", "--workers", "1"]
+        sys.exit(main())
+    """)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    children: list[int] = []
+    try:
+        url = f"http://127.0.0.1:{port}/v1/health"
+        deadline = time.monotonic() + 60
+        status = None
+        while status is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                status = httpx.get(url, timeout=5).status_code
+            except httpx.TransportError:
+                time.sleep(0.1)
+        children = _children(proc.pid)
+        assert status == 503, (status, proc.poll())
+        assert children  # the worker, starting
+        stopped = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - stopped < 15, err
+        assert proc.returncode == 130, (proc.returncode, err)
+        assert err.endswith("trio-solver: interrupted\n"), err
+        assert "Traceback" not in err and "never retrieved" not in err, err
+        time.sleep(0.5)
+        assert not [pid for pid in children if _alive(pid)]
+    finally:
+        for pid in [proc.pid, *children, *_children(proc.pid)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def test_the_workers_load_every_compiled_function_a_request_uses_before_the_first() -> None:
@@ -259,8 +365,6 @@ def test_the_time_limit_inside_a_native_callback_is_a_timeout(monkeypatch: pytes
     the worker keeps no traceback in the log."""
     import ctypes
 
-    from trio_solver.doors import service
-
     calls: list[str] = []
 
     def compiling(op: str, args: dict[str, object]) -> dict[str, object]:
@@ -278,15 +382,15 @@ def test_the_time_limit_inside_a_native_callback_is_a_timeout(monkeypatch: pytes
     monkeypatch.setattr(service, "handle", compiling)
     printed: list[object] = []
     monkeypatch.setattr(sys, "__unraisablehook__", printed.append)
-    before = signal.getsignal(signal.SIGALRM), sys.unraisablehook
+    before = signal.getsignal(signal.SIGALRM), signal.getsignal(signal.SIGINT), sys.unraisablehook
     try:
         service._init_worker()
         status, line = service._work("analyse", {}, 0.1)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before[0])
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        sys.unraisablehook = before[1]
+        signal.signal(signal.SIGINT, before[1])
+        sys.unraisablehook = before[2]
     assert (status, line) == ("timeout", "analyse: over the time limit of 0.1 s")
     assert calls == ["after the callback"]
     assert printed == []

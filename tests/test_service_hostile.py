@@ -17,7 +17,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers_service import live_server
+from helpers_service import live_server, service_client
 from helpers_cli import run_main
 from trio_solver.errors import RunError
 from trio_solver.doors.service import HostCheck, create_app, host_pattern
@@ -30,7 +30,7 @@ JSON = {"Content-Type": "application/json"}
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(workers=1, timeout=120), base_url=LOCAL) as c:
+    with service_client(LOCAL, workers=1, timeout=120) as c:
         yield c
 
 
@@ -113,7 +113,7 @@ def test_13_foreign_hosts_are_refused_before_anything_runs(client: TestClient) -
                        headers={"Host": "rebound.attacker.example"})
     assert resp.status_code == 400 and resp.headers["connection"] == "close"
     assert client.get("/v1/health", headers={"Host": "127.0.0.1:8765"}).status_code == 200
-    with TestClient(create_app(workers=1, allow_hosts=["trio.example.org"]), base_url="http://trio.example.org") as c:
+    with service_client("http://trio.example.org", workers=1, allow_hosts=["trio.example.org"]) as c:
         assert c.get("/v1/health").status_code == 200
         assert c.get("/v1/health", headers={"Host": "other.example.org"}).status_code == 400
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
+import os
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
@@ -77,15 +78,20 @@ def inlined(fn: _F) -> _F:
 @contextlib.contextmanager
 def first_compile_announced(announce: Callable[[], None]) -> Iterator[None]:
     """While the block runs, call ``announce`` once, as the first function of this kernel starts to
-    compile (numba tells only of compilations: a function loaded from the disk cache calls nothing)."""
+    compile in this process (numba tells only of compilations: a function loaded from the disk cache
+    calls nothing; a process forked meanwhile, a worker of ``simulate --workers``, inherits the
+    listener but stays silent)."""
     from numba.core import event
 
     done = [False]
+    here = os.getpid()
 
     class _Listener(event.Listener):  # type: ignore[misc]
         def on_start(self, ev: event.Event) -> None:
             dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
-            if not done[0] and getattr(getattr(dispatcher, "py_func", None), "__module__", None) == __name__:
+            if done[0] or os.getpid() != here:
+                return
+            if getattr(getattr(dispatcher, "py_func", None), "__module__", None) == __name__:
                 done[0] = True
                 announce()
 

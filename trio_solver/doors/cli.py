@@ -700,11 +700,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
     # run as the program (argv from sys.argv), an interrupted command also keeps quiet about objects
     # the interrupt left half-built, whose clean-up fails as the interpreter exits
-    with _interrupts_kept(quiet_after=argv is None) as interrupted:
-        return _main(argv, interrupted)
+    with _interrupts_kept(quiet_after=argv is None) as interrupts:
+        return _main(argv, interrupts)
 
 
-def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
+def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
     args: argparse.Namespace | None = None
     try:
         parser = build_parser()
@@ -726,6 +726,7 @@ def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
     except TrioError as e:
         return _fail(_with_file(args, _in_cli_words(e)), 1)
     except KeyboardInterrupt:
+        interrupts.settle()
         _silence_stdout()
         return _fail("interrupted", 130)
     except BrokenPipeError:
@@ -749,7 +750,8 @@ def _main(argv: Sequence[str] | None, interrupted: list[bool]) -> int:
             _silence_stdout()
         return e.code if isinstance(e.code, int) else 0
     except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
-        if interrupted or _after_interrupt(e):
+        if interrupts.seen or _after_interrupt(e):
+            interrupts.settle()
             _silence_stdout()
             return _fail("interrupted", 130)
         if os.environ.get("TRIO_DEBUG"):
@@ -785,38 +787,60 @@ def _compile_notice(err: Any) -> Iterator[None]:
         yield
 
 
+class _Interrupts:
+    """What the command knows of its Ctrl-Cs (see :func:`_interrupts_kept`)."""
+
+    def __init__(self) -> None:
+        #: an interrupt was lost in a callback from native code, or the command reported one
+        self.seen = False
+        #: whether an interrupt may still be raised (delivered again, or from a Ctrl-C)
+        self.active = True
+        self.lock = threading.Lock()
+
+    def settle(self) -> None:
+        """The command reports its interruption now: no interrupt is raised after this (one Ctrl-C
+        never becomes two, even while the line saying so is written)."""
+        with self.lock:
+            self.active = False
+            self.seen = True
+
+
 @contextlib.contextmanager
-def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
+def _interrupts_kept(quiet_after: bool) -> Iterator[_Interrupts]:
     """Make a Ctrl-C (or a SIGTERM that stands for one) end the command, wherever it lands.
 
     A KeyboardInterrupt raised inside a callback from native code (numba's compiler hands each
     compiled object to Python through one) cannot unwind past it: Python prints it as an "ignored"
     exception and the native code goes on or fails with an error of its own. While the block runs,
-    such an interrupt is not printed but delivered again a moment later, once Python is outside
-    the callback (as a Ctrl-C, or as a SIGTERM where Ctrl-C is ignored), and the yielded list turns non-empty from the first interrupt on, so that an
-    error it caused on its way is reported as the interruption it is. With ``quiet_after``, once
+    such an interrupt is not printed but delivered again a moment later, once Python is outside the
+    callback (as a Ctrl-C, or as a SIGTERM where Ctrl-C is ignored), and the yielded state's ``seen``
+    turns true, so that an error it caused on its way is reported as the interruption it is. A Ctrl-C
+    the command handles itself (``play`` stops a game with it) changes nothing. Once the command
+    :meth:`~_Interrupts.settle`\ s, no interrupt is raised any more. With ``quiet_after``, once
     interrupted, errors Python cannot raise (clean-ups of half-built objects) stay unprinted afterwards.
     """
-    seen: list[bool] = []
-    active = [True]
+    state = _Interrupts()
     pending = [False]  # one delivery at a time: one interrupt never becomes two
     previous_hook = sys.unraisablehook
 
     def on_sigint(signum: int, frame: object) -> None:
-        seen[:] = [True]
-        signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
+        if state.active:  # after the command settled, it is already ending as interrupted
+            signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
 
     def again() -> None:
-        pending[0] = False
-        # as a Ctrl-C, or, where Ctrl-C is ignored (a background run), as the SIGTERM that stands for one
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            if active[0] and callable(signal.getsignal(signum)):
-                _thread.interrupt_main(signum)
+        with state.lock:
+            pending[0] = False
+            if not state.active:
                 return
+            # as a Ctrl-C, or, where Ctrl-C is ignored (a background run), as the SIGTERM that stands for one
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                if callable(signal.getsignal(signum)):
+                    _thread.interrupt_main(signum)
+                    return
 
     def on_unraisable(u: Any) -> None:
         if isinstance(u.exc_value, KeyboardInterrupt):
-            seen[:] = [True]
+            state.seen = True
             if not pending[0]:
                 pending[0] = True
                 timer = threading.Timer(0.01, again)
@@ -834,10 +858,11 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[list[bool]]:
         ours = False
     sys.unraisablehook = on_unraisable
     try:
-        yield seen
+        yield state
     finally:
-        active[0] = False
-        sys.unraisablehook = _ignore if seen and quiet_after else previous_hook
+        with state.lock:
+            state.active = False
+        sys.unraisablehook = _ignore if state.seen and quiet_after else previous_hook
         if ours:
             signal.signal(signal.SIGINT, previous)
 

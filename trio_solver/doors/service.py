@@ -86,6 +86,9 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 KEEP_ALIVE = 5
 #: Seconds the workers' start may take before the log says why (the kernel is being built), and at most.
 WARM_NOTICE, WARM_SECONDS = 5.0, 600.0
+#: The answer (503) to a request that comes while the workers start.
+STARTING = ("the service is starting: its workers are loading the playout kernel (on a machine's first run "
+            "they build it, about a minute); try again shortly")
 #: The log of the service (uvicorn's, so that ``--log-level`` applies to it).
 _LOG = logging.getLogger("uvicorn.error")
 
@@ -330,43 +333,90 @@ def _timed_protocol(read_timeout: float) -> type[Any]:
     return TimedH11Protocol
 
 
+def _read_error(f: asyncio.Future[Any]) -> None:
+    if not f.cancelled():
+        f.exception()
+
+
 class _Pool:
-    """The worker processes and the pool's replacement when a
-    worker dies or cannot be stopped."""
+    """The worker processes, their start (each loads the playout kernel first, see :func:`_warm`) and
+    the pool's replacement when a worker dies or cannot be stopped."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.executor: concurrent.futures.ProcessPoolExecutor | None = None
+        #: the start of the current workers, until each has loaded the kernel
+        self._warming: list[concurrent.futures.Future[int]] = []
+        #: whether the start took longer than :data:`WARM_NOTICE` (the kernel is being built): requests
+        #: are then answered 503 at once instead of waiting for it
+        self.building = False
 
     def start(self) -> None:
+        """New workers, each starting with :func:`_warm`; returns at once (see :meth:`ready`)."""
         self.executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
-        futures = [self.executor.submit(_warm) for _ in range(self.workers)]
-        _, waiting = concurrent.futures.wait(futures, timeout=WARM_NOTICE)
-        if waiting:
-            _LOG.warning("building the playout kernel for this machine (once, about a minute); "
-                         "the service answers when it is ready")
-            concurrent.futures.wait(futures, timeout=WARM_SECONDS)
+        self._warming = [self.executor.submit(_warm) for _ in range(self.workers)]
+
+    def ready(self) -> bool:
+        """Whether every worker has finished its start. A start that failed counts as finished (its
+        error is logged once): the requests then meet the failure themselves, as a 500 or a retry."""
+        if any(not f.done() for f in self._warming):
+            return False
+        for f in self._warming:
+            error = None if f.cancelled() else f.exception()
+            if error is not None:
+                _LOG.warning("a worker could not load the playout kernel: %s", escape(error_text(error)))
+        self._warming = []
+        self.building = False
+        return True
+
+    async def wait_ready(self, seconds: float) -> bool:
+        """:meth:`ready`, waiting at most ``seconds`` for it."""
+        pending = [asyncio.wrap_future(f) for f in self._warming if not f.done()]
+        for f in pending:  # a start's error is read (and logged) by ready(), not by asyncio at exit
+            f.add_done_callback(_read_error)
+        if pending and seconds > 0:
+            await asyncio.wait(pending, timeout=seconds)
+        return self.ready()
+
+    async def tell_the_log(self) -> None:
+        """Once the workers' start has taken :data:`WARM_NOTICE` seconds, say in the log why (the kernel
+        is being built, on the machine's first run) and when it is over."""
+        if await self.wait_ready(WARM_NOTICE):
+            return
+        self.building = True
+        _LOG.warning("building the playout kernel for this machine (once, about a minute); until it is "
+                     "ready the service answers 503 (starting)")
+        if await self.wait_ready(WARM_SECONDS):
+            _LOG.warning("the playout kernel is ready")
 
     def restart(self, failed: concurrent.futures.ProcessPoolExecutor) -> None:
         """Replace the pool ``failed`` (once: a request that saw it fail after another replaced it
         does nothing)."""
         if self.executor is not failed:
             return
-        old = self.executor
-        self.executor = None
-        if old is not None:
-            procs = list(getattr(old, "_processes", {}).values())
-            old.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                with contextlib.suppress(Exception):
-                    p.kill()
+        self._kill()
         self.start()
 
     def stop(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-            self.executor = None
+        """End the workers at once, a start or a request under way included (the server has already
+        answered or dropped its requests)."""
+        self._kill()
+
+    def _kill(self) -> None:
+        old = self.executor
+        self.executor = None
+        self._warming = []
+        if old is None:
+            return
+        procs = list(getattr(old, "_processes", {}).values())
+        old.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.kill()
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.join(timeout=5)
 
     def pids(self) -> list[int]:
         ex = self.executor
@@ -481,10 +531,14 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # the service answers at once; its workers start beside it (a minute on a machine's first run,
+        # while they build the playout kernel), so that Ctrl-C and the health check work meanwhile
         await asyncio.get_running_loop().run_in_executor(None, pool.start)
+        notice = asyncio.create_task(pool.tell_the_log())
         try:
             yield
         finally:
+            notice.cancel()
             pool.stop()
 
     app = FastAPI(
@@ -520,9 +574,11 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
 
-    @app.get("/v1/health", summary="Liveness")
-    async def health() -> dict[str, Any]:
-        return {"status": "ok", "version": __version__, "workers": pool.workers, "admitted": admission.total}
+    @app.get("/v1/health", summary="Liveness: 200 when the workers are ready, 503 while they start")
+    async def health() -> JSONResponse:
+        ready = pool.ready()
+        return JSONResponse({"status": "ok" if ready else "starting", "version": __version__,
+                             "workers": pool.workers, "admitted": admission.total}, status_code=200 if ready else 503)
 
     app.add_api_route("/v1/health", health, methods=["HEAD"], include_in_schema=False)
 
@@ -577,6 +633,9 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     async def _submit(op: str, args: dict[str, Any], deadline: float) -> tuple[str, Any]:
         over = f"{op}: over the time limit of {timeout:g} s"
         loop = asyncio.get_running_loop()
+        # while the workers start: wait for them within the time limit, unless they are building the kernel
+        if not pool.ready() and (pool.building or not await pool.wait_ready(deadline - time.monotonic())):
+            return "busy", STARTING
         try:
             await asyncio.wait_for(free.acquire(), max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
