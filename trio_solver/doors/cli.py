@@ -816,7 +816,7 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[_Interrupts]:
     callback (as a Ctrl-C, or as a SIGTERM where Ctrl-C is ignored), and the yielded state's ``seen``
     turns true, so that an error it caused on its way is reported as the interruption it is. A Ctrl-C
     the command handles itself (``play`` stops a game with it) changes nothing. Once the command
-    :meth:`~_Interrupts.settle`\ s, no interrupt is raised any more. With ``quiet_after``, once
+    has called :meth:`~_Interrupts.settle`, no interrupt is raised any more. With ``quiet_after``, once
     interrupted, errors Python cannot raise (clean-ups of half-built objects) stay unprinted afterwards.
     """
     state = _Interrupts()
