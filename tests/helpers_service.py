@@ -22,15 +22,10 @@ from trio_solver.doors.service import create_app, server_config
 START_SECONDS = 600
 
 
-def slow_start() -> int:
-    """A worker's start (the service's ``_warm``) that takes 3 s more, as a first run's build does."""
-    time.sleep(3)
-    return service._warm()
-
-
-def stalled_start() -> int:
-    """A worker's start that takes a minute, as a first run's build does on a slow machine."""
-    time.sleep(60)
+def delayed_start(seconds: float) -> int:
+    """A worker's start (the service's ``_warm``) that takes ``seconds`` more, as a first run's build
+    does (handed to the pool as ``functools.partial(delayed_start, seconds)``)."""
+    time.sleep(seconds)
     return service._warm()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -220,7 +221,7 @@ def test_the_service_answers_while_its_workers_start(monkeypatch: pytest.MonkeyP
     """The workers' start (3 s here; a minute on a machine's first run, while they build the kernel)
     does not hold the service back: the health check and every request answer 503 "starting" at once
     once the start has taken longer than the notice, then the service answers as usual."""
-    monkeypatch.setattr(service, "_warm", helpers_service.slow_start)
+    monkeypatch.setattr(service, "_warm", functools.partial(helpers_service.delayed_start, 3))
     monkeypatch.setattr(service, "WARM_NOTICE", 0.2)
     with TestClient(create_app(workers=1, timeout=30), base_url=LOCAL) as client:
         health = client.get("/v1/health")
@@ -237,7 +238,7 @@ def test_the_service_answers_while_its_workers_start(monkeypatch: pytest.MonkeyP
 def test_a_request_during_a_short_start_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A start shorter than the notice (the kernel loaded from disk) keeps a request waiting, within
     its time limit, instead of turning it away."""
-    monkeypatch.setattr(service, "_warm", helpers_service.slow_start)
+    monkeypatch.setattr(service, "_warm", functools.partial(helpers_service.delayed_start, 3))
     monkeypatch.setattr(service, "WARM_NOTICE", 30.0)
     with TestClient(create_app(workers=1, timeout=30), base_url=LOCAL) as client:
         assert client.get("/v1/health").status_code == 503
@@ -250,11 +251,12 @@ def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> Non
     few seconds, its workers with it."""
     port = _free_port()
     script = textwrap.dedent(f"""
+        import functools
         import sys
         import helpers_service
         from trio_solver.__main__ import main
         from trio_solver.doors import service
-        service._warm = helpers_service.stalled_start
+        service._warm = functools.partial(helpers_service.delayed_start, 60)
         sys.argv = ["trio-solver", "serve", "--port", "{port}", "--workers", "1"]
         sys.exit(main())
     """)

@@ -395,15 +395,12 @@ class _Pool:
         does nothing)."""
         if self.executor is not failed:
             return
-        self._kill()
+        self.stop()
         self.start()
 
     def stop(self) -> None:
-        """End the workers at once, a start or a request under way included (the server has already
-        answered or dropped its requests)."""
-        self._kill()
-
-    def _kill(self) -> None:
+        """End the workers at once, a start or a request under way included (at shutdown the server has
+        already answered or dropped its requests)."""
         old = self.executor
         self.executor = None
         self._warming = []

@@ -282,10 +282,14 @@ class Lattice:
         (one array with a leading axis of values, so that each bound costs one numpy operation instead
         of thirteen)."""
         lead = (13,) + (1,) * (self.n_explicit + self.n_flags)
+
+        def bounds(row: Row) -> tuple[np.ndarray, np.ndarray]:
+            """The row's bounds on its count after each value, within 0 and its size."""
+            return np.maximum(np.array(row.lower[:13]), 0), np.minimum(np.array(row.upper[:13]), row.size)
+
         m = np.ones((13,) + self.dims, dtype=bool)
         for axis, row in enumerate(self.explicit):
-            lo = np.maximum(np.array(row.lower[:13]), 0)
-            hi = np.minimum(np.array(row.upper[:13]), row.size)
+            lo, hi = bounds(row)
             k = np.arange(row.size + 1)
             ok = (k[None, :] >= lo[:, None]) & (k[None, :] <= hi[:, None])
             shape = [13] + [1] * (self.n_explicit + self.n_flags)
@@ -296,9 +300,8 @@ class Lattice:
         if imp is None:
             m &= c_imp == 0
         else:
-            lo_imp = np.maximum(np.array(imp.lower[:13]), 0).reshape(lead)
-            hi_imp = np.minimum(np.array(imp.upper[:13]), imp.size).reshape(lead)
-            m &= (c_imp >= lo_imp) & (c_imp <= hi_imp)
+            lo_imp, hi_imp = bounds(imp)
+            m &= (c_imp >= lo_imp.reshape(lead)) & (c_imp <= hi_imp.reshape(lead))
         for i, row in enumerate(self.rows):
             for (fu, lo2, hi2, terms) in row.flagged:
                 val: Any = self._axis(i, row.size + 1) if i < self.n_explicit else c_imp[fu]
