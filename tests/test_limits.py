@@ -166,3 +166,107 @@ def test_evaluate_and_the_game_analysis_stop_at_a_time_limit() -> None:
             with time_limit(0.5):
                 run()
         assert _time.monotonic() - start < 10  # stopped near the limit, not after the work
+
+
+# -- sessions: the engine and a game at the terminal bound each request or bot decision -----------------
+
+
+class _Clock:
+    """A monotonic clock for :mod:`trio_solver.limits` that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_engine_bounds_each_request_not_the_session() -> None:
+    """A request past the limit is answered with an error; the next ones get the whole limit again
+    (a limit on the whole session failed every request once the session had lasted that long)."""
+    import json
+    import subprocess
+    import sys
+
+    from trio_solver.doors.protocol import handle
+
+    full, viewer = (json.loads(Path(p).read_text(encoding="utf-8")) for p in (FULL, VIEWER))
+    lines = [{"id": 1, "op": "analyse", "record": full},  # about 2 s of playouts, four times the limit
+             {"id": 2, "op": "beliefs", "record": viewer},
+             {"id": 3, "op": "analyse", "record": full, "samples": 0}]
+    proc = subprocess.run([sys.executable, "-m", "trio_solver", "--time-limit", "0.5", "engine"],
+                          input="".join(json.dumps(x) + "\n" for x in lines).encode(), capture_output=True,
+                          timeout=300)
+    out = [json.loads(x) for x in proc.stdout.decode().splitlines()]
+    assert proc.returncode == 0 and [r["id"] for r in out] == [1, 2, 3]
+    assert not out[0]["ok"] and out[0]["error"].endswith("stopped at the time limit of 0.5 s")
+    assert out[1] == {"id": 2, "ok": True, "result": handle("beliefs", {"record": viewer})}
+    assert out[2]["ok"] and out[2]["result"]["decisions"]
+
+
+def test_the_engine_refuses_a_bad_limit_before_reading() -> None:
+    from trio_solver.doors.protocol import run_engine
+
+    stdin, stdout = io.BytesIO(b'{"op": "version"}\n'), io.BytesIO()
+    for bad in (0, -1.0, math.inf):
+        with pytest.raises(LimitError, match="^time limit: "):
+            run_engine(stdin, stdout, time_limit=bad)
+    assert stdin.tell() == 0 and stdout.getvalue() == b""
+
+
+class _SlowPerson(io.StringIO):
+    """A person who takes 100 s over every line (the clock moves), offering the reveals of a cycle."""
+
+    def __init__(self, clock: _Clock, lines: list[str], limit: int) -> None:
+        super().__init__()
+        self.clock, self.lines, self.limit, self.i = clock, lines, limit, 0
+
+    def readline(self, *args: object) -> str:  # type: ignore[override]
+        self.clock.now += 100.0
+        if self.i >= self.limit:
+            return ""
+        self.i += 1
+        return self.lines[(self.i - 1) % len(self.lines)] + "\n"
+
+
+def test_play_bounds_the_bots_decisions_not_the_persons(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trio_solver import limits
+
+    clock = _Clock()
+    monkeypatch.setattr(limits, "time", clock)
+    person = _SlowPerson(clock, ["c0", "c1", "c2", "c3", "l1", "h1", "l2", "h2", "l0", "h0"], 60)
+    monkeypatch.setattr("sys.stdin", person)
+    status, out, err = _main(["--time-limit", "5", "play", "--players", "3", "--bots", "solver,solver",
+                              "--seed", "3"])
+    assert (status, err) == (0, "")
+    assert "time limit" not in out and person.i > 2
+    # the bots kept deciding after the person's first slow line: a bot reveal follows a reveal of the person
+    lines = out.splitlines()
+    first_mine = next(i for i, line in enumerate(lines) if line.startswith("  You reveal"))
+    assert any(" reveals " in line and not line.startswith("  You") for line in lines[first_mine:])
+
+
+def test_a_bot_past_the_limit_stops_the_game_and_it_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from trio_solver import Game, Rules, limits
+
+    clock = _Clock()
+    monkeypatch.setattr(limits, "time", clock)
+    rules = Rules(3)
+    seed = next(s for s in range(100) if Game.deal(rules, rng=random.Random(s)).to_move == 1)  # a bot starts
+
+    real_check = Deadline.check
+
+    def slow(self: Deadline, what: str = "the computation") -> None:  # every check of a bot takes 10 s
+        clock.now += 10.0
+        real_check(self, what)
+
+    monkeypatch.setattr(Deadline, "check", slow)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    save = tmp_path / "game.json"
+    status, out, err = _main(["--time-limit", "5", "play", "--players", "3", "--bots", "solver,solver",
+                              "--seed", str(seed), "--save", str(save)])
+    assert status == 1 and err.count("\n") == 1 and "stopped at the time limit of 5 s" in err
+    assert "Stopped." in out and f"Game saved to {save}" in out
+    assert Record.load(str(save)).events == ()  # the first decision was a bot's

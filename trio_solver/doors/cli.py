@@ -514,16 +514,19 @@ def cmd_play(args: argparse.Namespace) -> str:
         directory = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(directory):
             raise RecordError(args.save, "the directory does not exist")
-    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay)
+    play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay,
+                  time_limit=args.time_limit)
     return ""
 
 
 def cmd_engine(args: argparse.Namespace) -> str:
-    run_engine(sys.stdin.buffer, sys.stdout.buffer)
+    run_engine(sys.stdin.buffer, sys.stdout.buffer, time_limit=args.time_limit)
     return ""
 
 
 def cmd_serve(args: argparse.Namespace) -> str:
+    if args.time_limit is not None:
+        raise UsageError("--time-limit: serve bounds each request with --timeout SECONDS")
     try:
         from .service import serve
     except ImportError as e:
@@ -538,7 +541,11 @@ def cmd_serve(args: argparse.Namespace) -> str:
 
 
 _TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's contradiction search, analyse) "
-                    "after SECONDS with an error (exit 1)")
+                    "after SECONDS with an error (exit 1); engine: each request, play: each bot decision")
+
+#: The commands that run a session: ``--time-limit`` bounds each of its requests or bot decisions, not
+#: the session (``serve`` bounds its requests with ``--timeout``).
+_SESSIONS = frozenset({"engine", "play", "serve"})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -713,7 +720,9 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
             raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
         if sys.stdout is None:
             raise _OutputError("standard output is closed")
-        with time_limit(args.time_limit), _compile_notice(sys.stderr):
+        # a session (the engine, a game at the terminal) bounds each request or bot decision itself
+        whole = None if args.command in _SESSIONS else args.time_limit
+        with time_limit(whole), _compile_notice(sys.stderr):
             output = args.func(args)
         if output:
             # text from records and file names never reaches the terminal raw (names are checked on

@@ -20,12 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from .. import limits
 from .._args import show
 from .._text import escape
 from ..report.advice_text import advice_text
 from ..decide.bots import Bot, SolverBot, make_bot
 from ..game.state import Game
-from ..errors import NotationError
+from ..errors import LimitError, NotationError
 from ..game.record import Record, read_names
 from ..report.render import describe_event, frame, render_frame
 from ..game.reveal import Reveal
@@ -195,17 +196,39 @@ def _why_illegal(view: PlayerView, reveal: Reveal) -> str:
     return f"{reveal}: every card of seat {i} is already face up in this turn"
 
 
+class _Timed:
+    """A bot each of whose decisions runs under a time limit of its own."""
+
+    def __init__(self, bot: Bot, seconds: float) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seconds = seconds
+
+    def choose_reveal(self, view: PlayerView) -> Reveal:
+        with limits.time_limit(self.seconds):
+            return self.bot.choose_reveal(view)
+
+    def choose_swap(self, view: PlayerView) -> int | None:
+        with limits.time_limit(self.seconds):
+            return self.bot.choose_swap(view)
+
+
 def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int, *,
                   stdin: TextIO, stdout: TextIO, save: str | None = None,
-                  names: Sequence[str] | None = None, delay: float = 0.0) -> Game:
+                  names: Sequence[str] | None = None, delay: float = 0.0,
+                  time_limit: float | None = None) -> Game:
     """Play one game: seat ``human`` reads ``stdin``; the other seats are bots of the kinds ``bot_names``.
 
     Returns the game as it stands at the end or when the person stopped; with
     ``save`` it is written there as a record (also when stopped). ``delay`` is
     the pause after each bot reveal, in seconds. ``names`` (one per seat, checked as a record's
     names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
+    ``time_limit`` (seconds) bounds each bot decision, not the person's: a bot that runs past it
+    stops the game as the person's ``quit`` does (the game so far shown and saved), then its
+    :class:`~trio_solver.errors.LimitError` is raised.
     Every line written is escaped as :func:`trio_solver._text.escape` does.
     """
+    limits.as_deadline(time_limit, "time limit")
     def out(text: str) -> None:
         stdout.write(escape(text, keep="\n") + "\n")
         stdout.flush()
@@ -220,6 +243,9 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     kinds = iter(bot_names)
     bots: list[Bot] = [person if s == human else make_bot(next(kinds), random.Random(seed * 31 + s))
                        for s in range(rules.players)]
+    if time_limit is not None:
+        bots = [b if s == human else _Timed(b, time_limit) for s, b in enumerate(bots)]
+    stopped: LimitError | None = None
     holder: list[Game] = []
 
     def on_start(game: Game) -> None:
@@ -265,11 +291,13 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     try:
         play_game(rules, bots, rng=random.Random(seed), on_start=on_start, on_swap=on_swap,
                          on_decision=on_decision, on_reveal=on_reveal)
-    except (QuitGame, KeyboardInterrupt):
+    except (QuitGame, KeyboardInterrupt, LimitError) as e:
         if not holder:  # stopped before the deal: nothing to save
             raise
         out("")
         out("Stopped.")
+        if isinstance(e, LimitError):
+            stopped = e
     game = holder[0]
     out("")
     out(render_frame(frame(game, "all"), seat_names))
@@ -283,4 +311,6 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
     else:
         out("(Use --save FILE to keep the game and analyse it with 'trio-solver analyse FILE'.)")
+    if stopped is not None:
+        raise stopped
     return game

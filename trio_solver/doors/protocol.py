@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal, NoReturn
 
-from .. import __version__
+from .. import __version__, limits
 from .._args import check_text
 from .._json import strict_loads, strings
 from .._text import MAX_TEXT
@@ -31,6 +31,7 @@ from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
 from ..game.rules import Rules
 from ..infer.facts import STATE_BUDGET
+from ..limits import as_deadline
 from . import queries
 
 __all__ = [
@@ -459,14 +460,27 @@ def _read_line(stream: IO[bytes]) -> bytes | None:
     return line
 
 
-def run_engine(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """``trio-solver engine``: answer one JSON request per line until end of input; returns 0."""
+def run_engine(stdin: IO[bytes], stdout: IO[bytes], *, time_limit: float | None = None) -> int:
+    """``trio-solver engine``: answer one JSON request per line until end of input; returns 0.
+
+    ``time_limit`` (seconds, ``None``: none) bounds each request on its own: a request that runs past
+    it is answered with an error response (``... stopped at the time limit of S s``) and the next
+    one has the whole limit again. With a limit the compiled playout kernel is loaded before the
+    first request is read (:func:`~trio_solver.doors.queries.warm_up`: a second or two, or its
+    build on a machine's first run), so that no request pays for it. A limit that is not a number
+    of seconds above 0 and at most :data:`~trio_solver.limits.MAX_SECONDS` raises
+    :class:`~trio_solver.errors.LimitError` before anything is read."""
+    if time_limit is not None:
+        as_deadline(time_limit, "time limit")
+        queries.warm_up()
     while True:
         line = _read_line(stdin)
         if line is None:
             return 0
         if not line.strip():
             continue
-        stdout.write(encode_response(respond(line)))
+        with limits.time_limit(time_limit):
+            response = respond(line)
+        stdout.write(encode_response(response))
         stdout.flush()
 
