@@ -40,6 +40,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
+from numba.core import options as _numba_options
 
 __all__ = ["MAXP", "HMAX", "CMAX", "STATE_SIZE", "CENTRE", "LOWEST", "HIGHEST", "NO_ACTION", "MAX_TURNS",
            "encode", "kind_of", "index_of"]
@@ -67,6 +68,22 @@ def compiled(fn: _F) -> _F:
 #: Type checkers see plain ``int`` and ``bool``.
 as_int = cast(Callable[[int], int], np.int64)
 as_bool = cast(Callable[[bool], bool], np.bool_)
+
+
+#: Whether this numba compiles a function without reference counting (its ``_nrt`` option).
+_UNCOUNTED = hasattr(getattr(_numba_options, "DefaultOptions", None), "_nrt")
+
+
+def borrowing(fn: _F) -> _F:
+    """:func:`compiled`, without numba's reference counting (its ``_nrt=False``), for the functions
+    that only read and write the arrays they are given: every array they touch is kept alive by a
+    caller that counts (numba refuses to compile an allocation, or the return of an array made
+    inside, without counting). Counting the references of every array argument at every call, the
+    workspace's seventeen included, took a third of a playout's time. (A numba without the option
+    compiles them as :func:`compiled` does.)"""
+    if _UNCOUNTED:
+        return cast(_F, njit(cache=True, _nrt=False)(fn))
+    return compiled(fn)
 
 
 def inlined(fn: _F) -> _F:
@@ -166,7 +183,7 @@ def popcount(m: int) -> int:
     return c
 
 
-@compiled
+@borrowing
 def is_win(rp: np.ndarray, held: int) -> bool:
     """The win test of :meth:`trio_solver.game.rules.Rules.is_win` on a bit mask of trio values."""
     if held & SEVEN_BIT:
@@ -179,7 +196,7 @@ def is_win(rp: np.ndarray, held: int) -> bool:
     return False
 
 
-@compiled
+@borrowing
 def goal_distance(rp: np.ndarray, held: int) -> int:
     """Trios a side holding ``held`` still needs, the trio of 7s aside
     (:meth:`trio_solver.game.rules.Rules.goal_distance`)."""
@@ -193,7 +210,7 @@ def goal_distance(rp: np.ndarray, held: int) -> int:
     return 2
 
 
-@compiled
+@borrowing
 def value_weights(st: np.ndarray, rp: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The weight of a trio of each value in the turn score of ``seat``: under :data:`COUNTING` 4 for a
     winning trio, else 1; under :data:`SOLVER` the ``solver`` bot's ``WIN_WEIGHT`` for a win, plus 1,
@@ -220,7 +237,7 @@ def value_weights(st: np.ndarray, rp: np.ndarray, seat: int, out: np.ndarray) ->
             out[v] = 1.0 + GOAL_WEIGHT * (0.25 * popcount(live)) / goal
 
 
-@compiled
+@borrowing
 def winning_values(rp: np.ndarray, held: int) -> int:
     """Bit mask of the values whose trio would win now for a side holding ``held``."""
     if rp[R_PICANTE] == 0:
@@ -248,7 +265,7 @@ def end_position(st: np.ndarray, a: int) -> int:
     return st[O_SIZE + s] - 1 - st[O_HI + s]
 
 
-@compiled
+@borrowing
 def legal(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> int:
     """Write every legal action into ``out`` (centre slots, then each seat's lowest and highest); their number."""
     if st[O_WINNER] >= 0:
@@ -267,7 +284,7 @@ def legal(st: np.ndarray, rp: np.ndarray, out: np.ndarray) -> int:
     return n
 
 
-@compiled
+@borrowing
 def is_legal(st: np.ndarray, rp: np.ndarray, a: int) -> bool:
     if st[O_WINNER] >= 0 or a < 0:
         return False
@@ -279,7 +296,7 @@ def is_legal(st: np.ndarray, rp: np.ndarray, a: int) -> bool:
     return accessible(st, i) > 0
 
 
-@compiled
+@borrowing
 def any_legal(st: np.ndarray, rp: np.ndarray) -> bool:
     up = st[O_UP]
     for i in range(st[O_NCENTRE]):
@@ -291,7 +308,7 @@ def any_legal(st: np.ndarray, rp: np.ndarray) -> bool:
     return False
 
 
-@compiled
+@borrowing
 def value_of(st: np.ndarray, a: int) -> int:
     """The value action ``a`` would show now."""
     if a >> 4 == CENTRE:
@@ -299,7 +316,7 @@ def value_of(st: np.ndarray, a: int) -> int:
     return st[O_H + (a & 15) * HMAX + end_position(st, a)]
 
 
-@compiled
+@borrowing
 def end_turn(st: np.ndarray, rp: np.ndarray) -> None:
     for s in range(rp[R_PLAYERS]):
         st[O_LO + s] = 0
@@ -312,7 +329,7 @@ def end_turn(st: np.ndarray, rp: np.ndarray) -> None:
         st[O_TOMOVE] = (st[O_TOMOVE] + 1) % rp[R_PLAYERS]
 
 
-@compiled
+@borrowing
 def _take_trio(st: np.ndarray, rp: np.ndarray, v: int) -> None:
     """The cards face up leave play; the mover's side scores ``v``."""
     for s in range(rp[R_PLAYERS]):
@@ -339,7 +356,7 @@ def _take_trio(st: np.ndarray, rp: np.ndarray, v: int) -> None:
         st[O_WINNER] = st[O_TOMOVE]
 
 
-@compiled
+@borrowing
 def apply(st: np.ndarray, rp: np.ndarray, a: int) -> int:
     """Make one reveal (assumed legal) and settle the turn: :data:`ONGOING`, :data:`TRIO` or :data:`FAILURE`."""
     k, i = a >> 4, a & 15
@@ -370,7 +387,7 @@ def apply(st: np.ndarray, rp: np.ndarray, a: int) -> int:
     return ONGOING
 
 
-@compiled
+@borrowing
 def swap(st: np.ndarray, a: int, b: int, give_a: int, give_b: int) -> None:
     """A team swap between turns: seat ``a`` gives ``give_a`` to ``b`` and gets ``give_b``; both hands are
     sorted again and what the table remembered of them is forgotten."""
@@ -378,7 +395,7 @@ def swap(st: np.ndarray, a: int, b: int, give_a: int, give_b: int) -> None:
     _replace_card(st, b, give_b, give_a)
 
 
-@compiled
+@borrowing
 def _replace_card(st: np.ndarray, s: int, out: int, into: int) -> None:
     base = O_H + s * HMAX
     size = st[O_SIZE + s]
@@ -447,7 +464,7 @@ def ipow(x: float, m: int) -> float:
     return result
 
 
-@compiled
+@borrowing
 def unaccounted(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray) -> None:
     """Copies of each value that ``seat`` cannot place (``left[0]`` unused): not in a trio, not in its
     hand, not in a place the table remembers."""
@@ -484,7 +501,7 @@ def _reach_add(cnt: np.ndarray, first_pub: np.ndarray, first_own: np.ndarray, v:
         first_pub[v] = a
 
 
-@compiled
+@borrowing
 def reachable(st: np.ndarray, rp: np.ndarray, seat: int, cnt: np.ndarray, first: np.ndarray,
               first_own: np.ndarray) -> None:
     """For each value: how many known cards of it ``seat`` can reveal one after the other (``cnt``) and
@@ -525,7 +542,7 @@ def reachable(st: np.ndarray, rp: np.ndarray, seat: int, cnt: np.ndarray, first:
             first[v] = first_own[v]
 
 
-@compiled
+@borrowing
 def reach_first(st: np.ndarray, rp: np.ndarray, seat: int, v: int) -> int:
     """:func:`reachable`'s first card of the one value ``v`` (-1: none within reach): the first card of ``v``
     every player knows, in the order of :func:`legal`, else the first of ``seat``'s own. An end shows
@@ -557,7 +574,7 @@ def reach_first(st: np.ndarray, rp: np.ndarray, seat: int, v: int) -> int:
     return own_first
 
 
-@compiled
+@borrowing
 def spread(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray, rows: np.ndarray,
            run_g: np.ndarray, run_m: np.ndarray, scale: np.ndarray) -> tuple[int, int, int]:
     """Where ``seat`` expects the cards it cannot place: per value chances for one card of each group of
@@ -632,7 +649,7 @@ def spread(st: np.ndarray, rp: np.ndarray, seat: int, left: np.ndarray, rows: np
     return g, slots, first
 
 
-@compiled
+@borrowing
 def extreme(q: np.ndarray, m: int, lowest: bool, out: np.ndarray) -> None:
     """Chance of each value for the smallest (``lowest``) or largest of ``m`` cards, each drawn with the
     chances ``q`` (index 0 unused)."""
@@ -651,7 +668,7 @@ def extreme(q: np.ndarray, m: int, lowest: bool, out: np.ndarray) -> None:
         power = after
 
 
-@compiled
+@borrowing
 def extreme_at(q: np.ndarray, m: int, lowest: bool, v: int) -> float:
     """:func:`extreme`'s chance for the one value ``v``."""
     beyond = 1.0
@@ -775,7 +792,7 @@ def _more_after_end(v: int, have: int, left: np.ndarray, ratio: np.ndarray, rows
     out[v, 4] = _more_of(e0, e1, p3, slots - 1, pc, pb, q, have)
 
 
-@compiled
+@borrowing
 def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, ends: np.ndarray,
                 ends_d: np.ndarray, n_ends: int, tops: np.ndarray, tops_i: np.ndarray) -> None:
     """``tops[0, v]`` (see :func:`start_choice`): the likeliest unknown ends to show ``v`` and to show two of
@@ -793,7 +810,7 @@ def _known_tops(v: int, left: np.ndarray, ratio: np.ndarray, rows: np.ndarray, e
                 _push(tops, tops_i, 0, v, 3, 2, d * second, k)
 
 
-@compiled
+@borrowing
 def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     """The first reveal of a turn under the rollout model (see :mod:`trio_solver.decide.rollout`): the
     first of the best-scored candidates of :func:`start_scores`, else the first legal action."""
@@ -812,7 +829,7 @@ def start_choice(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     return buf[0] if n else -1
 
 
-@compiled
+@borrowing
 def start_scores(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     """The rollout model's candidate first reveals for ``seat`` and their scores, into ``ws[12]`` /
     ``ws[13]``; their number. The candidates come in the model's order: for each value ``seat`` can
@@ -949,7 +966,7 @@ def is_public(st: np.ndarray, a: int) -> bool:
     return st[O_K + (a & 15) * HMAX + end_position(st, a)] != 0
 
 
-@compiled
+@borrowing
 def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
     """A legal action showing as little as possible: a public card, else the first legal one."""
     n = legal(st, rp, buf)
@@ -959,13 +976,13 @@ def harmless(st: np.ndarray, rp: np.ndarray, buf: np.ndarray) -> int:
     return buf[0] if n else -1
 
 
-@compiled
+@borrowing
 def guess(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work) -> int:
     """The unknown place likeliest to show ``v`` for ``seat`` (-1: none); its chance in ``ws[7][5, 0]``."""
     return guess_spread(st, rp, seat, v, ws, as_bool(False))
 
 
-@compiled
+@borrowing
 def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fresh: bool) -> int:
     """:func:`guess`; ``fresh``: ``ws`` already holds the spread of ``st`` for ``seat`` (its rows and runs,
     and in ``ws[14]`` its groups, unseen centre slots and first of them), else it is made there."""
@@ -997,13 +1014,13 @@ def guess_spread(st: np.ndarray, rp: np.ndarray, seat: int, v: int, ws: Work, fr
     return best
 
 
-@compiled
+@borrowing
 def choose(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """The rollout model's next action for the seat to move (-1: no legal action)."""
     return choose_fresh(st, rp, ws, as_bool(False))[0]
 
 
-@compiled
+@borrowing
 def choose_fresh(st: np.ndarray, rp: np.ndarray, ws: Work, fresh: bool) -> tuple[int, bool]:
     """:func:`choose`, ``fresh`` as in :func:`guess_spread`; also whether ``ws`` holds the spread of ``st``
     for the mover after the call."""
@@ -1022,7 +1039,7 @@ def choose_fresh(st: np.ndarray, rp: np.ndarray, ws: Work, fresh: bool) -> tuple
     return harmless(st, rp, ws[9]), True
 
 
-@compiled
+@borrowing
 def give(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     """The card ``seat`` gives its partner at a swap moment under the rollout model (-1: no swap)."""
     partner = rp[R_PARTNER + seat]
@@ -1062,14 +1079,14 @@ def give(st: np.ndarray, rp: np.ndarray, seat: int, ws: Work) -> int:
     return best
 
 
-@compiled
+@borrowing
 def play_turn(st: np.ndarray, rp: np.ndarray, ws: Work) -> None:
     """Play (or finish) the turn of the seat to move with the rollout model (the empty plan of the
     workspace)."""
     play_turn_plan(st, rp, as_int(NO_ACTION), as_int(0), ws[16], ws)
 
 
-@compiled
+@borrowing
 def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: int, plan: np.ndarray,
                    ws: Work) -> None:
     """Play the mover's turn: ``first_action`` (-1: the model's) once ``offset`` cards are face up, then
@@ -1098,7 +1115,7 @@ def play_turn_plan(st: np.ndarray, rp: np.ndarray, first_action: int, offset: in
         apply(st, rp, a)
 
 
-@compiled
+@borrowing
 def playout(st: np.ndarray, rp: np.ndarray, ws: Work) -> int:
     """Play the rollout model to the end; the winner (-1: a draw after :data:`MAX_TURNS` turns). (It calls
     :func:`play_turn_plan` itself, not :func:`play_turn`: one level less of compiled calls, whose
@@ -1131,7 +1148,7 @@ def stream(seed: np.uint64, index: int) -> np.ndarray:
     return out
 
 
-@compiled
+@borrowing
 def uniform(state: np.ndarray) -> float:
     """A uniform float in [0, 1) (53 bits) from the SplitMix64 stream ``state``."""
     state[0] += _GOLDEN
@@ -1674,7 +1691,7 @@ def run_swaps(lat_f: np.ndarray, lat_i: np.ndarray, lat_comp_x: np.ndarray, lat_
 
 # -- the policy reading: the likelihood of a deal's past (see trio_solver.decide.reading) -------------
 
-@compiled
+@borrowing
 def _knows(st: np.ndarray, seat: int, a: int) -> bool:
     """Whether ``seat`` knows the card action ``a`` shows now (its own end card, or a remembered place)."""
     i = a & 15
@@ -1685,7 +1702,7 @@ def _knows(st: np.ndarray, seat: int, a: int) -> bool:
     return bool(st[O_K + i * HMAX + end_position(st, a)] != 0)
 
 
-@compiled
+@borrowing
 def candidate_of(st: np.ndarray, seat: int, a: int, acts: np.ndarray, n: int) -> int:
     """The index among the model's ``n`` candidates ``acts`` (:func:`trio_solver.start_scores` for
     ``seat``) that the first reveal ``a`` counts as: a card ``seat`` knows is its value's candidate, an
@@ -1711,7 +1728,7 @@ def candidate_of(st: np.ndarray, seat: int, a: int, acts: np.ndarray, n: int) ->
     return -1
 
 
-@compiled
+@borrowing
 def start_log_chances(st: np.ndarray, rp: np.ndarray, a: int, inv_temps: np.ndarray, ws: Work,
                       out: np.ndarray) -> None:
     """Add to ``out[t]`` the log of the chance that the seat to move, at the start of its turn, opens with
@@ -1762,7 +1779,7 @@ def initial_state(cur: np.ndarray, removed: np.ndarray, centre_removed: np.ndarr
     return st
 
 
-@compiled
+@borrowing
 def history_log_likelihoods(st: np.ndarray, rp: np.ndarray, history: np.ndarray, watch: np.ndarray,
                             inv_temps: np.ndarray, ws: Work, out: np.ndarray) -> None:
     """Replay ``history`` (kernel actions, every reveal since the deal) from the state ``st`` (changed in
