@@ -270,3 +270,31 @@ def test_a_bot_past_the_limit_stops_the_game_and_it_is_saved(tmp_path: Path, mon
     assert status == 1 and err.count("\n") == 1 and "stopped at the time limit of 5 s" in err
     assert "Stopped." in out and f"Game saved to {save}" in out
     assert Record.load(str(save)).events == ()  # the first decision was a bot's
+
+
+def test_play_with_a_limit_loads_the_kernel_before_the_first_bot_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading (on a first run, building) the compiled kernel is not charged to the first bot's decision."""
+    import random
+
+    from trio_solver import Game, Rules
+    from trio_solver.doors import play, queries
+
+    calls: list[str] = []
+    monkeypatch.setattr(queries, "warm_up", lambda: calls.append("kernel loaded"))
+    decide = play._Timed.choose_reveal
+
+    def noted(self: play._Timed, view: object) -> object:
+        calls.append("bot decides")
+        return decide(self, view)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play._Timed, "choose_reveal", noted)
+    rules = Rules(3)
+    seed = next(s for s in range(100) if Game.deal(rules, rng=random.Random(s)).to_move == 1)  # a bot starts
+    for limit in (5.0, None):
+        calls.clear()
+        play.play_terminal(rules, 0, ["solver", "solver"], seed, stdin=io.StringIO(""), stdout=io.StringIO(),
+                           time_limit=limit)
+        if limit is None:
+            assert calls == []  # no limit: nothing loaded ahead, no bot wrapped
+        else:
+            assert calls[0] == "kernel loaded" and calls.count("kernel loaded") == 1 and "bot decides" in calls

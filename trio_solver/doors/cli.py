@@ -543,6 +543,8 @@ def cmd_serve(args: argparse.Namespace) -> str:
 _TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's contradiction search, analyse) "
                     "after SECONDS with an error (exit 1); engine: each request, play: each bot decision")
 
+_SERVE_TIME_LIMIT_HELP = "not for serve, which bounds each request with --timeout (an error)"
+
 #: The commands that run a session: ``--time-limit`` bounds each of its requests or bot decisions, not
 #: the session (``serve`` bounds its requests with ``--timeout``).
 _SESSIONS = frozenset({"engine", "play", "serve"})
@@ -560,7 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(func=fn)
         sp.add_argument("--time-limit", type=_seconds, default=argparse.SUPPRESS, metavar="SECONDS",
-                        help=_TIME_LIMIT_HELP)
+                        help=_SERVE_TIME_LIMIT_HELP if name == "serve" else _TIME_LIMIT_HELP)
         return sp
 
     sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")

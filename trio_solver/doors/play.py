@@ -35,6 +35,7 @@ from ..decide.search import advise
 from ..report.seen import seen_frame
 from ..run.simulate import play_game
 from ..game.view import PlayerView
+from . import queries
 
 __all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names"]
 
@@ -225,10 +226,14 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
     ``time_limit`` (seconds) bounds each bot decision, not the person's: a bot that runs past it
     stops the game as the person's ``quit`` does (the game so far shown and saved), then its
-    :class:`~trio_solver.errors.LimitError` is raised.
+    :class:`~trio_solver.errors.LimitError` is raised. With a limit the compiled playout kernel is
+    loaded before the deal (:func:`~trio_solver.doors.queries.warm_up`), so that the first bot to
+    decide does not pay for it.
     Every line written is escaped as :func:`trio_solver._text.escape` does.
     """
-    limits.as_deadline(time_limit, "time limit")
+    if time_limit is not None:
+        limits.as_deadline(time_limit, "time limit")
+        queries.warm_up()
     def out(text: str) -> None:
         stdout.write(escape(text, keep="\n") + "\n")
         stdout.flush()
