@@ -234,6 +234,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     if time_limit is not None:
         limits.as_deadline(time_limit, "time limit")
         queries.warm_up()
+
     def out(text: str) -> None:
         stdout.write(escape(text, keep="\n") + "\n")
         stdout.flush()

@@ -31,7 +31,6 @@ from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
 from ..game.rules import Rules
 from ..infer.facts import STATE_BUDGET
-from ..limits import as_deadline
 from . import queries
 
 __all__ = [
@@ -471,7 +470,7 @@ def run_engine(stdin: IO[bytes], stdout: IO[bytes], *, time_limit: float | None 
     of seconds above 0 and at most :data:`~trio_solver.limits.MAX_SECONDS` raises
     :class:`~trio_solver.errors.LimitError` before anything is read."""
     if time_limit is not None:
-        as_deadline(time_limit, "time limit")
+        limits.as_deadline(time_limit, "time limit")
         queries.warm_up()
     while True:
         line = _read_line(stdin)
