@@ -231,9 +231,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     decide does not pay for it.
     Every line written is escaped as :func:`trio_solver._text.escape` does.
     """
-    if time_limit is not None:
-        limits.as_deadline(time_limit, "time limit")
-        queries.warm_up()
+    queries.warm_up_for(time_limit)
 
     def out(text: str) -> None:
         stdout.write(escape(text, keep="\n") + "\n")

@@ -469,9 +469,7 @@ def run_engine(stdin: IO[bytes], stdout: IO[bytes], *, time_limit: float | None 
     build on a machine's first run), so that no request pays for it. A limit that is not a number
     of seconds above 0 and at most :data:`~trio_solver.limits.MAX_SECONDS` raises
     :class:`~trio_solver.errors.LimitError` before anything is read."""
-    if time_limit is not None:
-        limits.as_deadline(time_limit, "time limit")
-        queries.warm_up()
+    queries.warm_up_for(time_limit)
     while True:
         line = _read_line(stdin)
         if line is None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Literal, cast
 
+from .. import limits
 from ..decide.bots import make_bot
 from ..decide.evaluate import DEFAULT_ADVISE_SAMPLES, DEFAULT_PRECISION, GameEvaluation, advise_game
 from ..decide.evaluate import evaluate as _evaluate
@@ -40,7 +41,7 @@ from ..report.analysis import Analysis, analyse
 from ..report.render import describe_event, frame, move_json
 
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
-           "new_game", "add_reveal", "add_swap", "bot_reveal", "warm_up"]
+           "new_game", "add_reveal", "add_swap", "bot_reveal", "warm_up", "warm_up_for"]
 
 #: What ``advise`` ranks by: the chance of a trio, of winning this turn, or of winning the game.
 OBJECTIVES = ("trio", "win", "game")
@@ -244,6 +245,16 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
 _WARM_GAMES = ((Rules(3), ("expert", "solver", "playout")),
                (Rules(4, teams=True), ("expert", "playout", "expert", "solver")))
 _WARM_REVEALS = 12
+
+
+def warm_up_for(time_limit: float | None) -> None:
+    """Before a session whose every request or decision has ``time_limit`` seconds (``None``: no limit,
+    nothing done): check the limit (:class:`~trio_solver.errors.LimitError` unless a number of seconds
+    above 0 and at most :data:`~trio_solver.limits.MAX_SECONDS`) and :func:`warm_up`, since a limit is
+    checked between steps of the work and cannot cut the kernel's build short."""
+    if time_limit is not None:
+        limits.as_deadline(time_limit, "time limit")
+        warm_up()
 
 
 def warm_up() -> None:
