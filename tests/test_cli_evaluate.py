@@ -67,6 +67,14 @@ def test_advise_objective_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "win game" in out and "Best:" in out
 
 
+@pytest.mark.parametrize("option", [["--samples", "30"], ["--confidence", "0.9"]])
+def test_game_options_are_refused_for_the_turn_objectives(capsys: pytest.CaptureFixture[str],
+                                                          option: list[str]) -> None:
+    code, out, err = run(capsys, "advise", str(EXAMPLES / "full_deal_4p.json"), "--after", "4", *option)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{option[0]} is for --objective game" in err
+
+
 def test_simulate_budget(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "simulate", "--players", "3", "--bots", "expert,memory,memory", "--games", "2",
                          "--budget", "12", "--json")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from fractions import Fraction
@@ -29,7 +30,9 @@ from trio_solver.decide.evaluate import (
     GameEvaluation,
     Posterior,
     Tally,
+    Race,
     advise_game,
+    default_advise_samples,
     distinct_moves,
     evaluate,
     paired_gap,
@@ -38,6 +41,7 @@ from trio_solver.decide.evaluate import (
     swap_outcomes,
 )
 from trio_solver.decide.expert import DEFAULT_BUDGET
+from trio_solver.decide.stopping import Stopping
 from trio_solver.decide.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
 from trio_solver.game.rules import Mode
 from trio_solver.decide.search import Evaluation, advise
@@ -51,6 +55,8 @@ def sides(rules: Rules) -> list[int]:
 def test_cli_defaults_match_the_library() -> None:
     assert (_DEFAULT_EVALUATE, _DEFAULT_ADVISE, _DEFAULT_BUDGET) == (DEFAULT_SAMPLES, DEFAULT_ADVISE_SAMPLES,
                                                                      DEFAULT_BUDGET)
+    # the help text's "scaled by 3/players: N at 6"
+    assert (default_advise_samples(3), default_advise_samples(6)) == (_DEFAULT_ADVISE, _DEFAULT_ADVISE // 2)
 
 
 # -- the rollout model reads only the view ---------------------------------------------------
@@ -289,6 +295,28 @@ def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: i
         ta, tb = playout_tallies(post, [first, e], 2, range(40))
         assert e.p_game_gap_stderr == pytest.approx(paired_gap(ta, first, tb, e)[1], abs=1e-12)
     assert advise_game(view, samples=40, seed=2) == adv
+
+
+def test_advise_game_cap_follows_the_table_unless_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no ``samples``, the race's cap is the table's default (fewer deals with more players, each
+    playout being longer); a given ``samples`` is the cap at every table."""
+    caps: list[int] = []
+    run = Race.run
+
+    def spy(self: Race, stopping: Stopping, *args: object) -> None:
+        caps.append(stopping.cap)
+        run(self, dataclasses.replace(stopping, cap=min(stopping.cap, 32)), *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Race, "run", spy)
+    for players in (3, 4, 5, 6):
+        game = random_position(Rules(players), players, 2)
+        advise_game(game.view(game.to_move))
+        advise_game(game.view(game.to_move), samples=300)
+    assert caps == [c for p in (3, 4, 5, 6) for c in (default_advise_samples(p), 300)]
+    assert caps[::2] == sorted(caps[::2], reverse=True) and caps[0] == DEFAULT_ADVISE_SAMPLES
+    # about the same playouts' length times deals at every table: players * cap within a rounding of 3 * 2048
+    assert all(3 * DEFAULT_ADVISE_SAMPLES - p < p * c <= 3 * DEFAULT_ADVISE_SAMPLES
+               for p, c in zip((3, 4, 5, 6), caps[::2]))
 
 
 def test_advise_game_uses_common_random_numbers() -> None:

@@ -49,7 +49,7 @@ from ..words import article, pm
 from ..words import percent as _pct
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
+           "default_advise_samples", "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
            "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally", "playout_tallies", "paired_gap",
            "swap_outcomes", "ranking_settled", "RANKING_REACH"]
 
@@ -57,12 +57,20 @@ __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFA
 DEFAULT_SAMPLES = 4000
 #: :func:`evaluate` stops once every side's standard error is at most this.
 DEFAULT_PRECISION = 0.02
-#: The most posterior deals per candidate reveal of :func:`advise_game` by default.
+#: The most posterior deals per candidate reveal of :func:`advise_game` by default at 3 players (see
+#: :func:`default_advise_samples`).
 DEFAULT_ADVISE_SAMPLES = 2048
 #: Two reveals whose chances to win the game differ by less than this count as equally good.
 DEFAULT_MARGIN = 0.01
 #: The most playouts one call may ask for.
 MAX_SAMPLES = MAX_DEALS
+
+
+def default_advise_samples(players: int) -> int:
+    """The most posterior deals per reveal of :func:`advise_game` by default: :data:`DEFAULT_ADVISE_SAMPLES`
+    at 3 players, scaled by 3/players with more (1536 at 4, 1228 at 5, 1024 at 6). A playout is about
+    players/3 times as long, so a deal costs about the same time at every table size."""
+    return DEFAULT_ADVISE_SAMPLES * 3 // max(players, 3)
 
 
 def _check_samples(samples: object) -> int:
@@ -589,7 +597,7 @@ def distinct_moves(view: PlayerView, memory: PublicMemory, evaluations: Sequence
     return out
 
 
-def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed: int = 0,
+def advise_game(view: PlayerView, *, samples: int | None = None, seed: int = 0,
                 beliefs: Beliefs | None = None, confidence: float = DEFAULT_CONFIDENCE,
                 margin: float = DEFAULT_MARGIN) -> Advice:
     """Every legal reveal for the seat to move, ranked by its chance to win the game (``p_game``).
@@ -601,7 +609,7 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     at ``confidence`` is dropped from later batches, and the race stops once every reveal left is
     within ``margin`` of the leader at that confidence, once some reveal left could most likely not be
     told from the leader either way by ``samples`` deals (:func:`ranking_settled`), or at ``samples``
-    deals. The centre cards no
+    deals (``None``: :func:`default_advise_samples` for the table). The centre cards no
     one has seen are one move (the posterior cannot tell them apart): the first is played out and its
     figures stand for all of them. Ties (within 1e-12) keep the advisor's order. Raises
     :class:`~trio_solver.errors.ViewError` as :func:`trio_solver.decide.search.advise` does, and for a bad
@@ -610,7 +618,7 @@ def advise_game(view: PlayerView, *, samples: int = DEFAULT_ADVISE_SAMPLES, seed
     _args.instance("view", view, PlayerView, ViewError)
     if beliefs is not None:
         _args.instance("beliefs", beliefs, Beliefs, ViewError)
-    samples = _check_samples(samples)
+    samples = default_advise_samples(view.rules.players) if samples is None else _check_samples(samples)
     seed = _check_seed(seed)
     margin = _args.number_in("margin", margin, 0.0, 1.0, ViewError)
     stopping = Stopping(confidence, samples)

@@ -266,8 +266,9 @@ def _beliefs_text(data: dict[str, Any]) -> str:
 
 def cmd_advise(args: argparse.Namespace) -> str:
     record = _load(args.file)
-    if args.objective != "game" and args.confidence is not None:
-        raise UsageError("--confidence is for --objective game")
+    for option, value in (("--samples", args.samples), ("--confidence", args.confidence)):
+        if args.objective != "game" and value is not None:
+            raise UsageError(f"{option} is for --objective game")
     seat = _one_seat(args, "advice is for the seat to move, whose hand must be known")
     advice, data = queries.advise(record, seat, args.after, args.objective, samples=args.samples,
                                   seed=args.seed, confidence=args.confidence)
@@ -594,8 +595,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
                     help="what to rank by (default win: the chance to win this turn, then the chance of a "
                          "trio; trio: the trio first; game: the chance to win the game, by playouts)")
-    sp.add_argument("--samples", type=_positive, default=_DEFAULT_ADVISE, metavar="K",
-                    help="--objective game: the most posterior deals per reveal (default %d)" % _DEFAULT_ADVISE)
+    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+                    help="--objective game: the most posterior deals per reveal (default %d at 3 players, "
+                         "scaled by 3/players: %d at 6)" % (_DEFAULT_ADVISE, _DEFAULT_ADVISE // 2))
     sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
     sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
                     help="--objective game: stop once the ranking is clear at this confidence (default 0.95; 1: "

@@ -19,7 +19,7 @@ from typing import Any, Literal, cast
 
 from .. import limits
 from ..decide.bots import make_bot
-from ..decide.evaluate import DEFAULT_ADVISE_SAMPLES, DEFAULT_PRECISION, GameEvaluation, advise_game
+from ..decide.evaluate import DEFAULT_PRECISION, GameEvaluation, advise_game
 from ..decide.evaluate import evaluate as _evaluate
 from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
 from ..decide.search import Advice, advise as _advise
@@ -138,14 +138,15 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     """The :class:`~trio_solver.decide.search.Advice` for the seat to move and the JSON of ``advise --json``.
 
     ``objective`` is one of :data:`OBJECTIVES`; ``game`` ranks by the chance to win the game, from at most
-    ``samples`` posterior deals drawn from ``seed``, until the ranking is clear at ``confidence``."""
+    ``samples`` posterior deals (``None``: the library's default for the table) drawn from ``seed``, until the
+    ranking is clear at ``confidence``."""
     if seat is None:
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if objective not in OBJECTIVES:
         raise RecordError("objective", f"expected 'trio', 'win' or 'game', got {objective!r}")
     view = record.view(seat, after)
     if objective == "game":
-        advice = advise_game(view, samples=DEFAULT_ADVISE_SAMPLES if samples is None else samples, seed=seed,
+        advice = advise_game(view, samples=samples, seed=seed,
                              confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
     else:
         advice = _advise(view, objective)  # type: ignore[arg-type]
