@@ -49,9 +49,9 @@ from ..words import article, pm
 from ..words import percent as _pct
 
 __all__ = ["GameEvaluation", "evaluate", "advise_game", "DEFAULT_SAMPLES", "DEFAULT_ADVISE_SAMPLES",
-           "default_advise_samples", "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally", "Race", "distinct_moves",
-           "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally", "playout_tallies", "paired_gap",
-           "swap_outcomes", "ranking_settled", "RANKING_REACH"]
+           "default_advise_samples", "DEFAULT_PRECISION", "DEFAULT_MARGIN", "MAX_SAMPLES", "Posterior", "Tally",
+           "Race", "distinct_moves", "explain", "plan_array", "deal_chunks", "playouts_played", "playout_tally",
+           "playout_tallies", "paired_gap", "swap_outcomes", "ranking_settled", "RANKING_REACH"]
 
 #: The most playouts :func:`evaluate` plays by default (it stops sooner once precise enough).
 DEFAULT_SAMPLES = 4000
