@@ -2,9 +2,15 @@
 
 Games between ``solver`` bots are played; at the start of every turn (``--positions`` of them) each
 rollout policy of :data:`trio_solver.decide.rollout.POLICIES` chooses a first reveal from the mover's
-view, and it is compared with the ``solver`` bot's own choice by the ``solver``'s score without its
-leak penalty (``3 p_win + p_trio + 0.5 progress / goal``, exact from the advisor): the share of
-positions where the policy's reveal scores as high as the best, and the mean score it gives up.
+view, and it is compared with the ``solver`` bot's own choice twice:
+
+* by the ``solver``'s score without its leak penalty (``3 p_win + p_trio + 0.5 progress / goal``,
+  exact from the advisor): the share of positions where the policy's reveal scores as high as the
+  best, and the mean score it gives up (how well the policy plays the turn);
+* by the ``solver`` bot's own score, its leak penalty included (:meth:`SolverBot.scores`): the
+  same two figures, which say how often the policy makes the choice ``solver`` makes, up to reveals
+  ``solver`` scores alike (how well the policy predicts a ``solver`` opponent, as the playouts and
+  the reading of :mod:`trio_solver.decide.reading` assume it does).
 
     python benchmarks/policy_agreement.py --positions 400 --seed 1
     python benchmarks/policy_agreement.py --players 4 --mode picante --positions 300 --seed 2
@@ -21,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.decide.bots import SolverBot, make_bot  # noqa: E402
 from trio_solver.decide.expert import solver_score  # noqa: E402
 from trio_solver.decide.rollout import POLICIES, ModelBot  # noqa: E402
 from trio_solver.decide.search import advise  # noqa: E402
@@ -40,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     rules = Rules(args.players, args.mode)
     loss: dict[str, list[float]] = {name: [] for name in POLICIES}
     loss["solver"] = []
+    own: dict[str, list[float]] = {name: [] for name in POLICIES}  # by solver's own score
+    own["solver"] = []
+    judge = SolverBot(random.Random(0))
     t0 = time.perf_counter()
 
     def grab(game: Game) -> None:
@@ -48,9 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         view = game.view(game.to_move)
         score = {e.reveal: solver_score(view, e) for e in advise(view, "trio").evaluations}
         best = max(score.values())
+        solver_own = {e.reveal: x for x, e in judge.scores(view)}
+        own_best = max(solver_own.values())
         for name in POLICIES:
-            loss[name].append(best - score[ModelBot(policy=name).choose_reveal(view)])
-        loss["solver"].append(best - score[make_bot("solver", random.Random(0)).choose_reveal(view)])
+            choice = ModelBot(policy=name).choose_reveal(view)
+            loss[name].append(best - score[choice])
+            own[name].append(own_best - solver_own[choice])
+        pick = make_bot("solver", random.Random(0)).choose_reveal(view)
+        loss["solver"].append(best - score[pick])
+        own["solver"].append(own_best - solver_own[pick])
 
     g = 0
     while len(loss["solver"]) < args.positions:
@@ -60,13 +75,21 @@ def main(argv: list[str] | None = None) -> int:
         g += 1
     print(f"first reveals at {len(loss['solver'])} start-of-turn positions of {g} games between solver bots, "
           f"{rules.players} players {rules.mode.value}, seed {args.seed} ({time.perf_counter() - t0:.0f} s)")
+    print("by the turn score without the leak:")
+    _table(loss)
+    print("(solver's own choice also weighs its leak penalty, which this score leaves out)")
+    print("by solver's own score, its leak included (how often the policy chooses as solver does):")
+    _table(own)
+    return 0
+
+
+def _table(losses: dict[str, list[float]]) -> None:
+    """Per chooser: the share of positions where its reveal has the best score, the mean loss and its error."""
     print(f"{'chooser':<10} {'best score':>10} {'mean loss':>10} {'± se':>7}")
-    for name, xs in loss.items():
+    for name, xs in losses.items():
         best_share = sum(x <= 1e-9 for x in xs) / len(xs)
         se = statistics.stdev(xs) / len(xs) ** 0.5
         print(f"{name:<10} {best_share:>10.1%} {statistics.fmean(xs):>10.4f} {se:>7.4f}")
-    print("(solver's own choice also weighs its leak penalty, which this score leaves out)")
-    return 0
 
 
 if __name__ == "__main__":

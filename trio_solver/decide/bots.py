@@ -33,7 +33,7 @@ from .expert import ExpertBot, TiesExpertBot, bot_order, solver_score
 from .swaps import pairing_swap
 from ..game.reveal import Reveal
 from ..game.rules import COPIES, SEVEN, VALUES
-from .search import advise
+from .search import Evaluation, advise
 from .memory import Memory, MemoryTracker, Remembering
 from .rollout import ModelBot
 from ..game.view import PlayerView
@@ -246,6 +246,11 @@ class SolverBot:
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
+        return max(self.scores(view), key=lambda t: t[0])[1].reveal
+
+    def scores(self, view: PlayerView) -> list[tuple[float, Evaluation]]:
+        """Every legal reveal's evaluation with the score this bot ranks it by, in the bots' order of
+        ties (:func:`~trio_solver.decide.expert.bot_order`); the bot plays the first of the best."""
         beliefs = Beliefs(view)
         adv = advise(view, "trio", beliefs=beliefs)
         mem = self._remember(view) if self.leak_weight and not view.turn else None
@@ -255,8 +260,7 @@ class SolverBot:
             if mem is not None:
                 score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
             scored.append((score, e))
-        best = max(scored, key=lambda t: t[0])[1]
-        return best.reveal
+        return scored
 
     def choose_swap(self, view: PlayerView) -> int | None:
         _check_view(view, False)
