@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
+from helpers_benchmarks import load_benchmark
 from trio_solver.decide.bots import SolverBot
 from trio_solver.game.rules import Rules
 from trio_solver.game.state import Game
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "policy_agreement.py"
-_spec = importlib.util.spec_from_file_location("policy_agreement_benchmark", _PATH)
-assert _spec is not None and _spec.loader is not None
-agreement = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = agreement
-_spec.loader.exec_module(agreement)
+agreement = load_benchmark("policy_agreement")
 
 
 @pytest.mark.parametrize("seed", [1, 2])

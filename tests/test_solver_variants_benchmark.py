@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
+from helpers_benchmarks import load_benchmark
 from trio_solver.decide.bots import SolverBot
 from trio_solver.decide.expert import TiesExpertBot
 from trio_solver.game.rules import Rules
 from trio_solver.run.simulate import game_seed, play_game
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "solver_variants.py"
-_spec = importlib.util.spec_from_file_location("solver_variants_benchmark", _PATH)
-assert _spec is not None and _spec.loader is not None
-variants = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = variants
-_spec.loader.exec_module(variants)
+variants = load_benchmark("solver_variants")
 
 
 def test_solver_as_a_variant_wins_exactly_the_fair_share() -> None:

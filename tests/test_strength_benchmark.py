@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
 import statistics
-import sys
 from pathlib import Path
 
 import pytest
 
+from helpers_benchmarks import load_benchmark
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.run.simulate import run_tournament
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
-_spec = importlib.util.spec_from_file_location("strength_benchmark", _PATH)
-assert _spec is not None and _spec.loader is not None
-strength = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = strength  # dataclasses look their module up there
-_spec.loader.exec_module(strength)
+strength = load_benchmark("strength")
 
 
 def test_identical_bots_win_exactly_the_fair_share() -> None:
