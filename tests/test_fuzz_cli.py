@@ -446,6 +446,29 @@ def test_no_interrupt_is_raised_once_the_command_reports_one() -> None:
         signal.signal(signal.SIGINT, before)
 
 
+@pytest.mark.parametrize("quiet_after", [True, False])
+def test_a_half_built_object_freed_after_the_interruption_is_not_printed(
+        monkeypatch: pytest.MonkeyPatch, quiet_after: bool) -> None:
+    """An interrupt can stop a library's constructor half-way (numba's compiler, on a first run): the
+    object is freed with the exception, after the command has written its one line, and its clean-up
+    fails. Run as the program (``quiet_after``), that failure is not printed; the hook is put back after
+    the block. Before the interruption is reported, such a failure is printed as usual."""
+    printed: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)
+
+    class HalfBuilt:
+        def __del__(self) -> None:
+            raise AttributeError("no handle yet")
+
+    with cli._interrupts_kept(quiet_after=quiet_after) as state:
+        HalfBuilt()  # not interrupted yet: printed
+        assert len(printed) == 1
+        state.settle()
+        HalfBuilt()  # freed while the interruption is reported
+        assert len(printed) == (1 if quiet_after else 2)
+    assert sys.unraisablehook == (cli._ignore if quiet_after else printed.append)
+
+
 @pytest.mark.parametrize("chained", ["context", "cause"])
 def test_an_error_raised_while_ctrl_c_unwinds_is_still_an_interruption(monkeypatch: pytest.MonkeyPatch,
                                                                        chained: str) -> None:

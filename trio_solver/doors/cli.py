@@ -860,6 +860,10 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[_Interrupts]:
                 timer.daemon = True
                 timer.start()
             return
+        if quiet_after and state.seen and not state.active:
+            # the command is reporting its interruption: an object the interrupt left half-built is
+            # freed with the exception (after the line is written) and its clean-up fails; not printed
+            return
         previous_hook(u)
 
     try:
