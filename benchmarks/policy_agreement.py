@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     print("(solver's own choice also weighs its leak penalty, which this score leaves out)")
     print("by solver's own score, its leak included (how often the policy chooses as solver does):")
     _table(own)
+    print("(solver's row is a check of the table: by its own score it is always best)")
     return 0
 
 
