@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from trio_solver.decide.bots import SolverBot, make_bot  # noqa: E402
 from trio_solver.decide.expert import solver_score  # noqa: E402
 from trio_solver.decide.rollout import POLICIES, ModelBot  # noqa: E402
-from trio_solver.decide.search import advise  # noqa: E402
 from trio_solver.game.rules import Mode, Rules  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
@@ -55,15 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         if game.turn or len(loss["solver"]) >= args.positions:
             return
         view = game.view(game.to_move)
-        score = {e.reveal: solver_score(view, e) for e in advise(view, "trio").evaluations}
+        scored = judge.scores(view)  # one advice serves both scores and solver's own choice
+        score = {e.reveal: solver_score(view, e) for _, e in scored}
         best = max(score.values())
-        solver_own = {e.reveal: x for x, e in judge.scores(view)}
+        solver_own = {e.reveal: x for x, e in scored}
         own_best = max(solver_own.values())
         for name in POLICIES:
             choice = ModelBot(policy=name).choose_reveal(view)
             loss[name].append(best - score[choice])
             own[name].append(own_best - solver_own[choice])
-        pick = make_bot("solver", random.Random(0)).choose_reveal(view)
+        pick = max(scored, key=lambda t: t[0])[1].reveal  # as SolverBot.choose_reveal: the first of the best
         loss["solver"].append(best - score[pick])
         own["solver"].append(own_best - solver_own[pick])
 
