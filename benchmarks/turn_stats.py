@@ -5,11 +5,11 @@ the tested bot in every seat in turn, as in ``strength.py``. Every turn of every
 the bot that played it:
 
 * **trio per turn**: the share of its turns that took a trio;
-* **shown per failure**: the cards a failed turn showed that no one knew before (a card every player
+* **shown per failure**: the cards a failed turn showed that were not public before (a card every player
   had already seen teaches the table nothing), and how many of them were the mover's own;
 * **gifts**: a failed turn followed, by the next player, by a trio made with at least one card that the
   failed turn had shown for the first time (the hands are the same after a failed turn, so a card is
-  known by its place: a seat's end and how deep into it, or a centre slot). *Gifts given* counts them
+  known by its place: its position in its seat's sorted hand, or its centre slot). *Gifts given* counts them
   per failed turn of the bot that failed, *gifts taken* per turn of the bot that took the trio.
 
 Figures per bot kind (the tested bot's seats, then the others'), summed over every deal and seat.
@@ -36,36 +36,23 @@ from strength import lineup  # noqa: E402
 from trio_solver.decide.bots import BOT_NAMES, make_bot  # noqa: E402
 from trio_solver.decide.memory import public_memory  # noqa: E402
 from trio_solver.game.events import Swap, Turn  # noqa: E402
-from trio_solver.game.reveal import Reveal  # noqa: E402
 from trio_solver.game.rules import Mode, Rules  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
 
-#: A card by its place during a turn: ``("centre", slot, 0)``, or ``(kind, seat, depth)`` for the
-#: ``depth``-th card asked for from that end of that seat's hand in the turn.
+#: A card by its place at the start of a turn: ``("centre", slot, 0)``, or ``("hand", seat, position)`` with
+#: its position in the seat's sorted hand (the same card whichever end it is asked from).
 Place = tuple[str, int, int]
 
 FIGURES = ("games", "wins", "turns", "trios", "fails", "shown", "own_shown", "gifts_given", "gifts_taken")
 
 
-def places(reveals: Sequence[Reveal]) -> list[Place]:
-    """The place of each card of a turn (see :data:`Place`)."""
-    depth: Counter[tuple[str, int]] = Counter()
-    out: list[Place] = []
-    for r in reveals:
-        if r.is_centre:
-            out.append(("centre", r.index, 0))
-        else:
-            out.append((r.kind, r.index, depth[(r.kind, r.index)]))
-            depth[(r.kind, r.index)] += 1
-    return out
-
-
-def game_stats(game: Game) -> list[Counter[str]]:
+def game_stats(game: Game, start: Game | None = None) -> list[Counter[str]]:
     """The figures of :data:`FIGURES` of each seat of a finished (or stopped) ``game``, its turns replayed
-    from the deal to tell which cards were shown for the first time."""
+    from ``start`` (a copy of the game before its first event; ``None``: the game's deal) to tell which
+    cards were shown for the first time."""
     rules = game.rules
-    replay = Game(rules, game.dealt, game.table.first_player)
+    replay = start.copy() if start is not None else Game(rules, game.dealt, game.table.first_player)
     stats: list[Counter[str]] = [Counter() for _ in range(rules.players)]
     shown_before: tuple[int, set[Place]] | None = None  # the last turn if it failed: its mover, what it showed
     for event in game.events:
@@ -75,20 +62,23 @@ def game_stats(game: Game) -> list[Counter[str]]:
             shown_before = None
             continue
         seat = event.seat
-        reveals = [r.reveal for r in event.reveals]
-        where = places(reveals)
+        where: set[Place] = set()
         new: set[Place] = set()
-        for r, place in zip(reveals, where):
+        for shown in event.reveals:
+            r = shown.reveal
+            place = ("centre", r.index, 0) if r.is_centre else ("hand", r.index, replay.table.position(r))
             spectator = replay.view(None)
             if not public_memory(spectator).knows(spectator, r):
                 new.add(place)
-            replay.reveal(r)
+            where.add(place)
+            if replay.reveal(r).value != shown.value:
+                raise AssertionError(f"the replay of the game shows another card at {r}")
         values = {r.value for r in event.reveals}
         s = stats[seat]
         s["turns"] += 1
         if len(event.reveals) == 3 and len(values) == 1:
             s["trios"] += 1
-            if shown_before is not None and shown_before[0] != seat and shown_before[1] & set(where):
+            if shown_before is not None and shown_before[0] != seat and shown_before[1] & where:
                 stats[shown_before[0]]["gifts_given"] += 1
                 s["gifts_taken"] += 1
             shown_before = None
@@ -144,11 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     got = run(rules, args.bot, args.against, args.games, args.seed)
     print(f"{args.bot} vs {args.against}: {args.games} games, {args.players} players {args.mode}"
           f"{' in teams' if args.teams else ''}, seed {args.seed}, {time.perf_counter() - t0:.0f} s")
-    print(f"{'seats':<22} {'seats':>6} {'win':>6} {'turns':>6} {'trio/t':>6} {'shown':>6} {'own':>6} "
+    print(f"{'bot':<22} {'seats':>6} {'win':>6} {'turns':>6} {'trio/t':>6} {'shown':>6} {'own':>6} "
           f"{'gift>':>6} {'>gift':>6}")
     print(row(f"{args.bot} (tested)", got["tested"]))
     print(row(f"{args.against} (others)", got["others"]))
-    print("seats: seat-games; win: wins per seat-game; trio/t: trios per turn; shown, own: cards no one knew "
+    print("seats: seat-games; win: wins per seat-game; trio/t: trios per turn; shown, own: cards not public "
           "before shown per failed turn, of them the mover's own; gift>: gifts given per failed turn; "
           ">gift: gifts taken per turn")
     return 0

@@ -50,9 +50,33 @@ def test_a_card_known_before_the_failed_turn_is_no_gift_of_it() -> None:
     assert sum(x["gifts_given"] for x in s) == 0 and s[1]["gifts_taken"] == 0
 
 
+def test_a_gift_taken_from_the_other_end_of_the_hand_is_counted() -> None:
+    """Seat 1 holds one card: shown as its highest in the failed turn, taken as its lowest in the trio."""
+    hands = [[1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4], [5], [7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12]]
+    start = Game.constructed(Rules(3), hands, [5, 5, 6, 6, 6, None, None, None, None], to_move=0)
+    game = start.copy()
+    for r in [Reveal.highest(1), Reveal.centre(2), Reveal.lowest(1), Reveal.centre(0), Reveal.centre(1)]:
+        game.reveal(r)
+    assert game.trios[1] == (5,)
+    s = stats.game_stats(game, start)
+    assert (s[0]["gifts_given"], s[1]["gifts_taken"]) == (1, 1)
+
+
+def test_a_failed_turn_gives_only_to_the_turn_after_it() -> None:
+    """Seat 0 fails showing the 6; seat 1 takes the 8s without it; seat 2's trio of 6s with it, two turns
+    later, is no gift of seat 0's."""
+    game = play(0, [Reveal.centre(1), Reveal.centre(0), Reveal.centre(5), Reveal.centre(6), Reveal.centre(7),
+                    Reveal.lowest(1), Reveal.lowest(1), Reveal.centre(1)])
+    assert game.trios[1] == (8,) and game.trios[2] == (6,)
+    s = stats.game_stats(game)
+    assert sum(x["gifts_given"] for x in s) == 0
+
+
 def test_the_movers_own_cards_are_counted_apart() -> None:
     s = stats.game_stats(play(0, [Reveal.lowest(0), Reveal.centre(0)]))
     assert (s[0]["shown"], s[0]["own_shown"]) == (2, 1)
+    other = stats.game_stats(play(0, [Reveal.lowest(2), Reveal.centre(1)]))
+    assert (other[0]["shown"], other[0]["own_shown"]) == (2, 0)  # seat 2's card is not seat 0's own
     again = stats.game_stats(play(0, [Reveal.lowest(0), Reveal.centre(0), Reveal.centre(0), Reveal.lowest(0)]))
     assert (again[1]["shown"], again[1]["own_shown"]) == (0, 0)  # seat 1 showed only what all had seen
 
