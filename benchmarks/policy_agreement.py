@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             choice = ModelBot(policy=name).choose_reveal(view)
             loss[name].append(best - score[choice])
             own[name].append(own_best - solver_own[choice])
-        pick = max(scored, key=lambda t: t[0])[1].reveal  # as SolverBot.choose_reveal: the first of the best
+        pick = judge.first_best(scored)
         loss["solver"].append(best - score[pick])
         own["solver"].append(own_best - solver_own[pick])
 

@@ -21,11 +21,9 @@ Figures per bot kind (the tested bot's seats, then the others'), summed over eve
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from strength import lineup  # noqa: E402
 
-from trio_solver.decide.bots import BOT_NAMES, make_bot  # noqa: E402
+from trio_solver.decide.bots import BOT_NAMES  # noqa: E402
 from trio_solver.decide.memory import public_memory  # noqa: E402
 from trio_solver.game.events import Swap, Turn  # noqa: E402
 from trio_solver.game.rules import Mode, Rules  # noqa: E402
 from trio_solver.game.state import Game  # noqa: E402
-from trio_solver.run.simulate import game_seed, play_game  # noqa: E402
+from trio_solver.run.simulate import GameTask, task_game  # noqa: E402
 
 #: A card by its place at the start of a turn: ``("centre", slot, 0)``, or ``("hand", seat, position)`` with
 #: its position in the seat's sorted hand (the same card whichever end it is asked from).
@@ -73,10 +71,9 @@ def game_stats(game: Game, start: Game | None = None) -> list[Counter[str]]:
             where.add(place)
             if replay.reveal(r).value != shown.value:
                 raise AssertionError(f"the replay of the game shows another card at {r}")
-        values = {r.value for r in event.reveals}
         s = stats[seat]
         s["turns"] += 1
-        if len(event.reveals) == 3 and len(values) == 1:
+        if event.took_trio:
             s["trios"] += 1
             if shown_before is not None and shown_before[0] != seat and shown_before[1] & where:
                 stats[shown_before[0]]["gifts_given"] += 1
@@ -104,8 +101,7 @@ def run(rules: Rules, bot: str, against: str, games: int, seed: int) -> dict[str
         names = lineup(rules, bot, against, side)
         team = set(rules.teams_of_seats[side])
         for i in range(games // sides + (1 if side < games % sides else 0)):
-            bots = [make_bot(n, random.Random(game_seed(seed, i, 1 + s))) for s, n in enumerate(names)]
-            game = play_game(rules, bots, rng=random.Random(game_seed(seed, i)), first_player=i % rules.players)
+            game = task_game(GameTask(rules, tuple(names), seed, i))
             for s, st in enumerate(game_stats(game)):
                 out["tested" if s in team else "others"].update(st)
     return out

@@ -272,6 +272,7 @@ def test_turn_fails_at_once_after_a_different_value() -> None:
     assert g.peek(L(1)) == 2 and g.peek(C(4)) == 2 and g.peek(H(0)) == 12
     assert g.to_move == 1
     assert g.events == [Turn(0, ((L(1), 2), (C(4), 2), (H(0), 12)))]
+    assert not g.events[0].took_trio  # type: ignore[union-attr]
 
 
 def test_failure_after_two_cards_returns_them() -> None:
@@ -298,6 +299,7 @@ def test_trio_from_centre_other_hand_and_own_hand() -> None:
     assert C(5) not in g3.legal_reveals()
     refused(g3, lambda: g3.reveal(C(5)), "empty")
     assert g3.table.trios == ((4,), (), (), ())
+    assert [e.took_trio for e in g3.events] == [True]  # type: ignore[union-attr]
     assert g3.table.sizes == (6, 7, 6, 7)
     assert total_cards(g3) == {v: 3 for v in VALUES}
 
@@ -319,6 +321,8 @@ def test_turn_passes_after_a_trio_no_extra_turn() -> None:
     assert g.table.to_move == 2
     assert g.view(None).events[-1].seat == 2  # type: ignore[union-attr]
     assert [e.seat for e in g.events] == [1]
+    assert g.events[0].took_trio  # type: ignore[union-attr]
+    assert not Turn(2, ((L(1), 2), (L(1), 2))).took_trio  # two equal cards: the turn goes on
 
 
 def test_turn_passes_after_a_failure() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from .. import _args
@@ -246,11 +246,17 @@ class SolverBot:
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         _check_view(view, True)
-        return max(self.scores(view), key=lambda t: t[0])[1].reveal
+        return self.first_best(self.scores(view))
+
+    @staticmethod
+    def first_best(scored: Sequence[tuple[float, Evaluation]]) -> Reveal:
+        """The reveal this bot plays among ``scored`` (as :meth:`scores` gives them): the first of the best."""
+        return max(scored, key=lambda t: t[0])[1].reveal
 
     def scores(self, view: PlayerView) -> list[tuple[float, Evaluation]]:
         """Every legal reveal's evaluation with the score this bot ranks it by, in the bots' order of
-        ties (:func:`~trio_solver.decide.expert.bot_order`); the bot plays the first of the best."""
+        ties (:func:`~trio_solver.decide.expert.bot_order`); the bot plays the first of the best
+        (:meth:`first_best`)."""
         beliefs = Beliefs(view)
         adv = advise(view, "trio", beliefs=beliefs)
         mem = self._remember(view) if self.leak_weight and not view.turn else None

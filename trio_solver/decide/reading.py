@@ -92,8 +92,7 @@ def history_arrays(view: PlayerView) -> tuple[np.ndarray, np.ndarray, np.ndarray
         if not isinstance(e, Turn):
             continue
         history.extend(kernel.encode(*to_action(r.reveal)) for r in e.reveals)
-        values = {r.value for r in e.reveals}
-        if len(e.reveals) == 3 and len(values) == 1:
+        if e.took_trio:
             for r in e.reveals:
                 if r.reveal.is_centre:
                     centre_removed[r.reveal.index] = r.value

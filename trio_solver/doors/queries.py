@@ -195,8 +195,7 @@ def _status(record: Record) -> str:
         return "continue"
     last = record.events[-1]
     assert isinstance(last, Turn)
-    values = [r.value for r in last.reveals]
-    return "trio" if len(values) == 3 and len(set(values)) == 1 else "failed"
+    return "trio" if last.took_trio else "failed"
 
 
 def _open_spectator(record: Record, op: str) -> PlayerView:

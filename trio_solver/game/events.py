@@ -78,6 +78,11 @@ class Turn:
     def __str__(self) -> str:
         return f"seat {self.seat}: " + " ".join(str(r) for r in self.reveals)
 
+    @property
+    def took_trio(self) -> bool:
+        """Whether the turn took a trio: three cards of one value (any other turn failed or is under way)."""
+        return len(self.reveals) == 3 and len({r.value for r in self.reveals}) == 1
+
     def to_json(self) -> dict[str, Any]:
         """The record form (see :func:`event_to_json`)."""
         return event_to_json(self)

@@ -625,8 +625,7 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
                 walk = walk.push_swap(event.seats, event.cards)
             continue
         turn += 1
-        values = {r.value for r in event.reveals}
-        if len(event.reveals) == 3 and len(values) == 1:
+        if event.took_trio:
             trios.append((k, turn, event.seat, event.reveals[0].value))
         for j, shown in enumerate(event.reveals):
             if event.seat in known:

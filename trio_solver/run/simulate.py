@@ -31,7 +31,7 @@ from ..game.record import Record
 from .results import ResultsFile
 from ..game.rules import Rules
 
-__all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_tournament", "play_task", "wilson",
+__all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_tournament", "play_task", "task_game", "wilson",
            "game_seed", "save_records", "save_record"]
 
 #: A game longer than this many reveals is stopped as a draw (never seen in practice).
@@ -144,16 +144,24 @@ class GameTask:
         return out
 
 
-def play_task(task: GameTask) -> GameResult:
-    """Play game ``task.index`` of a tournament; the result depends only on the task."""
+def task_game(task: GameTask) -> Game:
+    """Game ``task.index`` of a tournament, played to its end: its deal, first player and every bot's
+    choices depend only on the task (the deal on ``game_seed(seed, index)``, seat ``s``'s bot on
+    ``game_seed(seed, index, 1 + s)``, the first player ``index % players``)."""
     rules, names, seed, index = task.rules, task.bots, task.seed, task.index
     bots = [make_bot(name, random.Random(game_seed(seed, index, 1 + s)), budget=task.budget)
             for s, name in enumerate(names)]
-    game = play_game(rules, bots, rng=random.Random(game_seed(seed, index)), first_player=index % rules.players)
+    return play_game(rules, bots, rng=random.Random(game_seed(seed, index)), first_player=index % rules.players)
+
+
+def play_task(task: GameTask) -> GameResult:
+    """Play game ``task.index`` of a tournament (:func:`task_game`); the result depends only on the task."""
+    rules, names = task.rules, task.bots
+    game = task_game(task)
     turns = sum(1 for e in game.events if hasattr(e, "reveals"))  # turns, not swaps
     text = Record.from_game(game, names=[f"{n}@{s}" for s, n in enumerate(names)]).dumps() \
         if task.keep_record else None
-    return GameResult(index, game.winner, turns, text)
+    return GameResult(task.index, game.winner, turns, text)
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
