@@ -1,8 +1,8 @@
 """How long does a bot (the expert by default) take per decision? Median, 95th percentile and worst, per
 player count.
 
-The expert plays seat 0 against ``memory`` bots (team play: with an expert partner
-against memory teams) for ``--games`` games per setting; every decision it makes is
+The expert plays seat 0 against ``memory`` bots (``--against``: another kind; team play: with an
+expert partner against such teams) for ``--games`` games per setting; every decision it makes is
 timed (its swaps too, also shown apart). CPU time of this process is reported next
 to wall time, since on a shared machine the wall clock also counts other people's
 work (the target is about one core).
@@ -10,6 +10,7 @@ work (the target is about one core).
     python benchmarks/decision_time.py --games 6 --seed 1
     python benchmarks/decision_time.py --games 6 --budget 240 --only 3p-simple
     python benchmarks/decision_time.py --games 6 --bot expert-ties
+    python benchmarks/decision_time.py --games 6 --against solver
 """
 
 from __future__ import annotations
@@ -71,11 +72,13 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"playouts per decision (default: the bot's, {DEFAULT_BUDGET} at 3 players scaled by (3/players)^2)")
     p.add_argument("--only", help="comma-separated settings, e.g. 3p-simple,4t-simple")
     p.add_argument("--bot", default="expert", help="the bot timed (default expert)")
+    p.add_argument("--against", default="memory", help="the other bots (default memory)")
     args = p.parse_args(argv)
     settings = [Rules(n) for n in (3, 4, 5, 6)] + [Rules(4, Mode.SIMPLE, True), Rules(6, Mode.SIMPLE, True)]
     settings += [Rules(3, Mode.PICANTE)]
     budget = f"budget {args.budget}" if args.budget else f"default budget ({DEFAULT_BUDGET} x (3/players)^2)"
-    print(f"{args.bot} decision time, {budget}, {args.games} games per setting, seed {args.seed}")
+    print(f"{args.bot} decision time against {args.against}, {budget}, {args.games} games per setting, "
+          f"seed {args.seed}")
     print(f"{'setting':<12} {'decisions':>9}  {'cpu median':>10} {'cpu p95':>8} {'cpu max':>8}  "
           f"{'wall median':>11} {'wall p95':>8}  {'swaps':>5} {'swap cpu median':>15} {'swap cpu max':>12}")
     for rules in settings:
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                     timed.append(t)
                     bots.append(t)
                 else:
-                    bots.append(make_bot("memory", rng))
+                    bots.append(make_bot(args.against, rng))
             play_game(rules, bots, rng=random.Random(game_seed(args.seed, g)), first_player=g % rules.players)
             for t in timed:
                 wall += t.wall

@@ -2,7 +2,7 @@
 
 The expert plays 3-player simple games against two ``solver`` bots (``--deals``
 deals, the expert in each seat). At every start-of-turn race whose winner is not the
-best reveal by the turn score (:func:`trio_solver.decide.expert.solver_score`), both reveals
+best reveal by the turn score (:func:`trio_solver.decide.scoring.solver_score`), both reveals
 are valued by *true-policy rollouts*: ``--rollouts`` deals drawn exactly from the
 expert's posterior (:func:`trio_solver.infer.sampling.sample_game`), each played to its end
 once after each reveal, the opponents playing as ``solver`` and the mover going on as

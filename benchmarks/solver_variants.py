@@ -4,7 +4,7 @@ played with the variant in each seat (the duplicate format of ``strength.py``).
 A variant is ``leak=W`` (``SolverBot`` with leak weight ``W``; ``solver`` itself is
 ``leak=0.5``) or ``turn`` (the ``expert-ties`` bot with a window of 0 and one candidate,
 so it never races: the best reveal by the turn score of
-:func:`trio_solver.decide.expert.solver_score`, no leak penalty, and the expert's mid-turn
+:func:`trio_solver.decide.scoring.solver_score`, no leak penalty, and the expert's mid-turn
 rule). ``turn:NAME=X:...`` changes the turn score of ``turn``: ``win``, ``trio``,
 ``goal`` are the weights of ``p_win``, ``p_trio`` and ``progress/goal`` (3, 1, 0.5);
 ``danger`` subtracts that weight times the chance that the first reveal shows a

@@ -18,7 +18,8 @@ from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior, plan_array
 from trio_solver.decide.bots import make_bot
 from trio_solver.decide.expert import ExpertBot
-from trio_solver.decide.reading import DEFAULT_TEMPERATURE, PolicyReading, readable
+from trio_solver.decide.reading import (DEFAULT_TEMPERATURE, EXACT_BELOW, EXACT_MAX_PLAYERS, EXACT_MISS, EXACT_POOL,
+                                       PolicyReading, readable, sharp_seats)
 from trio_solver.kernel import initial_state
 from trio_solver.decide.rollout import Sim, public_memory, to_action
 from trio_solver.decide.search import Evaluation, advise
@@ -338,3 +339,105 @@ def test_each_player_is_read_at_the_temperature_its_play_fits() -> None:
             seats += chosen[1:rules.players]
         read[bot] = sum(t is not None for t in seats) / len(seats)
     assert read["solver"] >= 0.75 and read["random"] <= 0.4, read
+
+
+def _solver_table(rules: Rules, seed: int, reveals: int) -> Game:
+    """A game of ``solver`` bots (seat 0 a ``memory`` bot, read by no one here) played for ``reveals`` reveals
+    and on to the next turn start."""
+    bots = [make_bot("memory" if s == 0 else "solver", random.Random(seed * 11 + s)) for s in range(rules.players)]
+    game = Game.deal(rules, seed=seed)
+    while not game.over and (reveals > 0 or game.turn):
+        game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
+        reveals -= 1
+    return game
+
+
+def _reference_misses(view: PlayerView, seats: list[int], hands: list[list[int]], centre: list[int | None]) -> int:
+    """How many of ``seats`` opened their last turn otherwise than a ``solver`` bot would have from their view
+    then, on the deal whose current hands and centre are given: the engine replays the game from the deal
+    (:func:`dealt_of`) and the bot itself chooses."""
+    dealt, centre0 = dealt_of(view, hands, centre)
+    game = Game.from_deal(view.rules, dealt, centre0, view.first_player)
+    turns = [e for e in view.events if isinstance(e, Turn)]
+    last = {t.seat: i for i, t in enumerate(turns)}
+    misses = 0
+    for i, t in enumerate(turns):
+        if t.seat in seats and last[t.seat] == i:
+            misses += make_bot("solver", random.Random(0)).choose_reveal(game.view(t.seat)) != t.reveals[0].reveal
+        for r in t.reveals:
+            game.reveal(r.reveal)
+    return misses
+
+
+@pytest.mark.parametrize("rules", [Rules(3), Rules(3, Mode.PICANTE), Rules(4)], ids=str)
+def test_the_exact_reading_checks_each_deal_against_the_solver_bot(rules: Rules) -> None:
+    """The exact reading's factor of a posterior deal is ``EXACT_MISS`` to the power of the number of read seats
+    whose last first reveal the ``solver`` bot, replayed on the deal by the engine, would not have made; the
+    true deal of ``solver`` opponents is never penalised; and it adds to the softmax reading's log-likelihood."""
+    hits = misses = 0
+    for seed in range(2):
+        game = _solver_table(rules, seed, 14 + 5 * seed)
+        if game.over:
+            continue
+        view = game.view(0)
+        seats = list(range(1, rules.players))
+        post = Posterior(view, policy="scoring")
+        reading = PolicyReading(post, exact=seats)
+        true_centre = [c if here else -1 for c, here in zip(game.centre, view.centre_present)]
+        assert reading.deal_log_factor([list(h) for h in game.hands], true_centre) == 0.0
+        got = reading.exact_log_factors(seed, range(8))
+        for j in range(8):
+            hands, centre = _current(post.sim(seed, j))
+            want = _reference_misses(view, seats, hands, centre)
+            assert got[j] == pytest.approx(want * math.log(EXACT_MISS)), (rules, seed, j)
+            hits += want == 0
+            misses += want > 0
+        plain = PolicyReading(post).log_likelihoods(seed, range(8))
+        assert np.allclose(reading.log_likelihoods(seed, range(8)), plain + got)
+    assert hits and misses  # the check both keeps and penalises deals here
+
+
+def test_the_exact_reading_refuses_seats_it_cannot_read() -> None:
+    """Only watched seats can be read exactly: not the viewer, not an empty seat, not a seat number that is
+    not one; and only the seats read sharply are offered to it."""
+    game = _solver_table(Rules(3), 0, 9)
+    post = Posterior(game.view(0))
+    for bad in ([0], [3], [-1], [True], ["1"], 1, None, [1.0]):
+        with pytest.raises(ViewError, match="exact"):
+            PolicyReading(post, exact=bad)  # type: ignore[arg-type]
+    with pytest.raises(ViewError, match="exact_reading"):
+        ExpertBot(random.Random(0), exact_reading="yes")  # type: ignore[arg-type]
+    assert sharp_seats([None, 0.1, 0.2, 0.5, None]) == [1, 2]
+    assert sharp_seats([0.3, EXACT_BELOW]) == [0]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players: int,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the start of its turn among ``solver`` bots the ``expert`` checks its pool's deals against the
+    ``solver`` bot's choices (only the pool's: :data:`EXACT_POOL` deals) at 3 players, never at 5 (beyond
+    :data:`EXACT_MAX_PLAYERS`), nor in the middle of a turn, nor when told not to."""
+    calls: list[int] = []
+    real = PolicyReading.exact_log_factors
+
+    def counted(self: PolicyReading, seed: int, deals: range) -> np.ndarray:
+        calls.append(len(deals))
+        return real(self, seed, deals)
+
+    monkeypatch.setattr(PolicyReading, "exact_log_factors", counted)
+    game = _solver_table(Rules(players), 3, 3 * players)
+    while not game.over and (game.to_move != 0 or game.turn):
+        game.reveal(make_bot("solver", random.Random(0)).choose_reveal(game.view(game.to_move)))
+    assert not game.over
+    view = game.view(0)
+    assert not view.turn and PolicyReading(Posterior(view)).temperatures(0, range(500))[1:players] != [None] * (players - 1)
+    ExpertBot(random.Random(1), budget=96, exact_reading=False).choose_reveal(view)
+    assert calls == []
+    bot = ExpertBot(random.Random(1), budget=96)
+    r = bot.choose_reveal(view)
+    assert calls == ([min(EXACT_POOL, 96)] if players <= EXACT_MAX_PLAYERS else [])
+    calls.clear()
+    game.reveal(r)  # a first reveal never ends a turn
+    assert game.to_move == 0 and game.turn
+    bot.choose_reveal(game.view(0))
+    assert calls == []

@@ -151,7 +151,7 @@ RULES_SIZE = R_POLICY + 1
 #: scoring first reveals as the ``solver`` bot does (goal weights and the leak of a failed turn).
 COUNTING, SOLVER = 0, 1
 #: The ``solver`` bot's turn score: ``WIN_WEIGHT * p_win + p_trio + GOAL_WEIGHT * progress / goal -
-#: LEAK_WEIGHT * leak`` (:func:`trio_solver.decide.expert.solver_score`, :class:`trio_solver.decide.bots.SolverBot`).
+#: LEAK_WEIGHT * leak`` (:func:`trio_solver.decide.scoring.solver_score`, :class:`trio_solver.decide.bots.SolverBot`).
 WIN_WEIGHT, GOAL_WEIGHT, LEAK_WEIGHT = 3.0, 0.5, 0.5
 
 SEVEN_BIT = 1 << 7

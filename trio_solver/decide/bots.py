@@ -27,14 +27,14 @@ from typing import Protocol, runtime_checkable
 
 from .. import _args
 from .._args import show as _show
-from ..infer.beliefs import Beliefs
 from ..errors import ViewError
-from .expert import ExpertBot, TiesExpertBot, bot_order, solver_score
+from .expert import ExpertBot, TiesExpertBot
 from .swaps import pairing_swap
 from ..game.reveal import Reveal
-from ..game.rules import COPIES, SEVEN, VALUES
-from .search import Evaluation, advise
-from .memory import Memory, MemoryTracker, Remembering
+from ..game.rules import SEVEN, VALUES
+from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
+from .search import Evaluation
+from .memory import Memory, MemoryTracker, Remembering, reachable, unaccounted
 from .rollout import ModelBot
 from ..game.view import PlayerView
 
@@ -83,33 +83,6 @@ class RandomBot:
         return self.rng.choice(view.hand)
 
 
-def _unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
-    """Copies of each value not in a trio, not in the viewer's hand, not in a remembered place."""
-    left = {v: COPIES for v in VALUES}
-    for t in view.trios:
-        for v in t:
-            left[v] = 0
-    for v in view.hand or ():
-        left[v] -= 1
-    for slot, v in mem.slots.items():
-        if view.centre_present[slot]:
-            left[v] -= 1
-    for s in range(view.rules.players):
-        if s == view.seat:
-            continue
-        size = view.sizes[s]
-        low, high = mem.low[s], mem.high[s]
-        for depth, known in enumerate(low):
-            if known is not None:
-                left[known] -= 1
-        for depth, known in enumerate(high):
-            # a card remembered from both ends is counted once
-            mirror = size - 1 - depth
-            if known is not None and not (0 <= mirror < len(low) and low[mirror] is not None):
-                left[known] -= 1
-    return {v: max(c, 0) for v, c in left.items()}
-
-
 class MemoryBot:
     """Perfect memory, takes any trio it can see, else the likeliest guess by counting cards."""
 
@@ -129,7 +102,7 @@ class MemoryBot:
         # a trio it can see: three remembered cards of one value reachable in sequence
         best_v, best_n, start = None, 0, None
         for v in VALUES:
-            n, first = _reachable(view, mem, v)
+            n, first = reachable(view, mem, v)
             if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
                 best_v, best_n, start = v, n, first
         if best_n >= 3 or (best_n == 2 and start is not None):
@@ -142,8 +115,8 @@ class MemoryBot:
         return self._guess(view, mem, legal, None)
 
     def _promise(self, view: PlayerView, mem: Memory, v: int) -> float:
-        n, _ = _reachable(view, mem, v)
-        return n + _unaccounted(view, mem).get(v, 0) / 10
+        n, _ = reachable(view, mem, v)
+        return n + unaccounted(view, mem).get(v, 0) / 10
 
     def _continue(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int) -> Reveal:
         for r in legal:
@@ -152,7 +125,7 @@ class MemoryBot:
         return self._guess(view, mem, legal, v)
 
     def _guess(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int | None) -> Reveal:
-        left = _unaccounted(view, mem)
+        left = unaccounted(view, mem)
         unknown_total = sum(left.values())
         # avoid places remembered to hold another value
         options = [r for r in legal if mem.known(view, r) is None]
@@ -173,37 +146,6 @@ class MemoryBot:
             return None
         singles = [v for v in hand if hand.count(v) == 1 and v != SEVEN]
         return self.rng.choice(singles) if singles else None
-
-
-def _reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
-    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one."""
-    count = 0
-    first: Reveal | None = None
-    for slot, val in mem.slots.items():
-        if val == v and view.centre_present[slot] and not any(
-                r.reveal.is_centre and r.reveal.index == slot for r in view.turn):
-            count += 1
-            first = first or Reveal.centre(slot)
-    for s in range(view.rules.players):
-        acc = view.accessible(s)
-        if acc <= 0:
-            continue
-        got = 0
-        for kind in ("lowest", "highest"):
-            r = Reveal.lowest(s) if kind == "lowest" else Reveal.highest(s)
-            pos = view.position(r)
-            lst = mem.low[s] if kind == "lowest" else mem.high[s]
-            depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos
-            k = 0
-            while depth + k < len(lst) and lst[depth + k] == v and got + k < acc:
-                k += 1
-            if k and first is None:
-                first = r
-            got += k
-            if got >= acc:
-                break
-        count += got
-    return count, first
 
 
 def _guess_prob(view: PlayerView, r: Reveal, v: int, left: dict[int, int], total: int) -> float:
@@ -239,7 +181,7 @@ class SolverBot:
 
     name = "solver"
 
-    def __init__(self, rng: random.Random, *, leak_weight: float = 0.5) -> None:
+    def __init__(self, rng: random.Random, *, leak_weight: float = LEAK_WEIGHT) -> None:
         self.rng = rng
         self.leak_weight = leak_weight
         self._remember = Remembering()
@@ -251,51 +193,19 @@ class SolverBot:
     @staticmethod
     def first_best(scored: Sequence[tuple[float, Evaluation]]) -> Reveal:
         """The reveal this bot plays among ``scored`` (as :meth:`scores` gives them): the first of the best."""
-        return max(scored, key=lambda t: t[0])[1].reveal
+        return solver_choice(scored)
 
     def scores(self, view: PlayerView) -> list[tuple[float, Evaluation]]:
         """Every legal reveal's evaluation with the score this bot ranks it by, in the bots' order of
-        ties (:func:`~trio_solver.decide.expert.bot_order`); the bot plays the first of the best
-        (:meth:`first_best`)."""
-        beliefs = Beliefs(view)
-        adv = advise(view, "trio", beliefs=beliefs)
-        mem = self._remember(view) if self.leak_weight and not view.turn else None
-        scored = []
-        for e in bot_order(view, adv.evaluations):
-            score = solver_score(view, e)
-            if mem is not None:
-                score -= self.leak_weight * _leak(view, e.reveal, beliefs, mem)
-            scored.append((score, e))
-        return scored
+        ties (:func:`~trio_solver.decide.scoring.bot_order`); the bot plays the first of the best
+        (:meth:`first_best`). See :func:`~trio_solver.decide.scoring.solver_scores`."""
+        return solver_scores(view, leak_weight=self.leak_weight, remember=self._remember)
 
     def choose_swap(self, view: PlayerView) -> int | None:
         _check_view(view, False)
         return pairing_swap(view)
 
 
-
-
-def _leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> float:
-    """Chance that this first reveal fails and shows a card that completes a trio the next player can see.
-
-    Approximated on remembered cards: after a failed turn the shown card's value ``v``
-    is public; if two other copies of ``v`` are already remembered and reachable, the
-    next player sees a trio.
-    """
-    if reveal.seat == view.seat:
-        dist = {view.own_value(reveal) or 0: 1.0}
-    elif reveal.is_centre:
-        dist = beliefs.centre().get(reveal.index, {})
-    else:
-        dist = beliefs.end(reveal)
-    leak = 0.0
-    for v, p in dist.items():
-        if mem.known(view, reveal) == v:
-            continue  # already public: nothing new is shown
-        n, _ = _reachable(view, mem, v)
-        if n >= 2:
-            leak += p
-    return leak
 
 
 BOT_NAMES = ("random", "memory", "solver", "playout", "expert-ties", "expert")

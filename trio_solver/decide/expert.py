@@ -21,7 +21,11 @@ likely win up).
   their first reveals (:mod:`trio_solver.decide.reading`): its turn figures are
   those of the posterior weighted by how likely each deal makes those reveals, and
   its races play deals resampled by that weight, so "certain" and "exact" below
-  mean under that posterior.
+  mean under that posterior. At the start of its turn, an opponent whose reveals
+  fit a sharp model is also read by the ``solver`` bot's own choice at its last
+  turn start (the exact reading, on a pool of
+  :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
+  :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players).
 * ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
   ordered by the turn-level score of ``solver`` without its leak penalty
   (:func:`solver_score`), and races only the reveals that tie with the best (within
@@ -58,8 +62,9 @@ from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from ..game.reveal import Reveal
-from .reading import PolicyReading, readable
+from .reading import EXACT_MAX_PLAYERS, EXACT_POOL, PolicyReading, readable, sharp_seats
 from .rollout import public_memory
+from .scoring import bot_order, solver_score
 from .search import Advice, Evaluation, advise
 from .swaps import pairing_order
 from ..game.view import PlayerView
@@ -91,28 +96,6 @@ DEFAULT_READ = 0.02
 QUIET_BELOW = 0.08
 
 
-def solver_score(view: PlayerView, e: Evaluation) -> float:
-    """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal."""
-    goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
-    return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
-
-
-def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:
-    """``evaluations`` in the order the bots break ties of their scores: the chance of a trio, of a win
-    now, the goal, then the mover's own known card first, then the order of the legal reveals. This is
-    the bots' own order, kept apart from the advice's presentation order
-    (:func:`trio_solver.decide.search.advise`, which puts a card everyone knows first), so that the
-    ``solver`` bot every measurement plays against does not change with the presentation."""
-    legal = {r: i for i, r in enumerate(view.legal_reveals())}
-    seat = view.seat
-
-    def key(e: Evaluation) -> tuple[float, ...]:
-        own = 1.0 if (e.reveal.seat == seat and e.known_value is not None) else 0.0
-        return (-round(e.p_trio, 12), -round(e.p_win, 12), -round(e.progress, 12), -own, legal[e.reveal])
-
-    return sorted(evaluations, key=key)
-
-
 def default_budget(players: int) -> int:
     """Playouts per decision by default: :data:`DEFAULT_BUDGET` at 3 players, scaled by (3/players)²
     (1080 at 4, 691 at 5, 480 at 6): a playout is longer with more players, and so is the list of
@@ -137,12 +120,15 @@ class TiesExpertBot:
     policy = "counting"
     #: Whether its races read the opponents by their first reveals (:mod:`trio_solver.decide.reading`).
     reads_policy = False
+    #: Whether, at a turn start, the reading reads the opponents that play close to ``solver`` by the
+    #: ``solver`` bot's own choice (:class:`~trio_solver.decide.reading.PolicyReading`'s ``exact``).
+    reads_exactly = False
 
     def __init__(self, rng: random.Random, *, budget: int | None = None,
                  candidates: int | None = None, window: float | None = DEFAULT_WINDOW,
                  stratify: bool = True, halving: bool = True, read: float | None = DEFAULT_READ,
                  time_cap: float | None = None, policy_reading: bool | None = None,
-                 temperature: float | None = None) -> None:
+                 temperature: float | None = None, exact_reading: bool | None = None) -> None:
         """``budget``: playouts per decision (``None``: :func:`default_budget` for the table);
         ``candidates``: how many of the best distinct reveals by the turn score are raced at most
         (``None``, the default: all of them); ``window``: only the reveals whose turn score is within
@@ -156,7 +142,12 @@ class TiesExpertBot:
         ``policy_reading``: whether the turn figures and the races use the posterior weighted by the
         opponents' first reveals (:mod:`trio_solver.decide.reading`; ``None``: the class's
         :attr:`reads_policy`), each opponent read at ``temperature`` (``None``: at the temperature
-        its own play fits best, or not at all; unused without the reading)."""
+        its own play fits best, or not at all; unused without the reading). ``exact_reading``: whether the
+        reading, at a turn start, also reads each opponent read at a temperature below
+        :data:`~trio_solver.decide.reading.EXACT_BELOW` by the ``solver`` bot's own choice at its last
+        turn start, on a pool of :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
+        :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players (``None``: the class's
+        :attr:`reads_exactly`)."""
         self.rng = rng
         self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
                                                                        ViewError)
@@ -170,6 +161,9 @@ class TiesExpertBot:
         if policy_reading is not None and not isinstance(policy_reading, bool):
             raise ViewError(f"policy_reading: expected true, false or None, got {_args.show(policy_reading)}")
         self.policy_reading = self.reads_policy if policy_reading is None else policy_reading
+        if exact_reading is not None and not isinstance(exact_reading, bool):
+            raise ViewError(f"exact_reading: expected true, false or None, got {_args.show(exact_reading)}")
+        self.exact_reading = self.reads_exactly if exact_reading is None else exact_reading
         self._started: float | None = None  # when the decision under way started (see the time cap)
         self.temperature = (None if temperature is None
                             else _args.number_in("temperature", temperature, 0.001, 1000, ViewError))
@@ -217,9 +211,14 @@ class TiesExpertBot:
             return None, evaluations
         post = Posterior(view, beliefs, self.policy)
         reading = PolicyReading(post, self.temperature)
-        n = self._budget_for(view)
-        read = reading.reweigh(evaluations, seed, n)
-        post.follow(reading.resample(seed, n, n))
+        n = pool = self._budget_for(view)
+        if self.exact_reading and not view.turn and view.rules.players <= EXACT_MAX_PLAYERS:
+            seats = sharp_seats(reading.temperatures(seed, range(n)))
+            if seats:
+                reading = PolicyReading(post, self.temperature, exact=seats)
+                pool = min(EXACT_POOL, n)
+        read = reading.reweigh(evaluations, seed, pool)
+        post.follow(reading.resample(seed, pool, n))
         return post, read
 
     def _budget_for(self, view: PlayerView) -> int:
@@ -351,20 +350,23 @@ class ExpertBot(TiesExpertBot):
     posterior deals (successive halving), the opponents and itself played by the ``scoring`` rollout
     policy (the ``solver`` bot's turn score on counted chances). Without teams the turn figures and
     the deals are those of the posterior read from the opponents' first reveals
-    (:mod:`trio_solver.decide.reading`). A certain trio with the best turn score is taken without a
+    (:mod:`trio_solver.decide.reading`), exactly by ``solver``'s choice at a turn start for the
+    opponents that play close to it. A certain trio with the best turn score is taken without a
     search; with one candidate in the window it plays as ``expert-ties``."""
 
     name = "expert"
     policy = "scoring"
     reads_policy = True
+    reads_exactly = True
 
     def __init__(self, rng: random.Random, *, budget: int | None = None, candidates: int | None = None,
                  window: float | None = SEARCH_WINDOW, stratify: bool = True, halving: bool = True,
                  read: float | None = DEFAULT_READ, time_cap: float | None = None,
-                 policy_reading: bool | None = None, temperature: float | None = None) -> None:
+                 policy_reading: bool | None = None, temperature: float | None = None,
+                 exact_reading: bool | None = None) -> None:
         super().__init__(rng, budget=budget, candidates=candidates, window=window, stratify=stratify,
                          halving=halving, read=read, time_cap=time_cap, policy_reading=policy_reading,
-                         temperature=temperature)
+                         temperature=temperature, exact_reading=exact_reading)
 
     def _continue(self, view: PlayerView, ranked: list[Evaluation], beliefs: Beliefs, seed: int,
                   post: Posterior | None = None) -> Reveal:

@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.reveal import Reveal
+from ..game.rules import COPIES, VALUES
 from ..game.table import StepReader
 from ..game.view import PlayerView
 
-__all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at"]
+__all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at",
+           "reachable", "unaccounted"]
 
 
 @dataclass
@@ -165,3 +167,61 @@ def public_memory(view: PlayerView) -> PublicMemory:
                            else (high[size - 1 - p] if size - 1 - p < len(high) else None) for p in range(size)))
     slots = tuple(mem.slots.get(i) if here else None for i, here in enumerate(view.centre_present))
     return PublicMemory(tuple(hands), slots, tuple((r.reveal, r.value) for r in view.turn))
+
+
+def unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
+    """Copies of each value not in a trio, not in the viewer's hand, not in a remembered place."""
+    left = {v: COPIES for v in VALUES}
+    for t in view.trios:
+        for v in t:
+            left[v] = 0
+    for v in view.hand or ():
+        left[v] -= 1
+    for slot, v in mem.slots.items():
+        if view.centre_present[slot]:
+            left[v] -= 1
+    for s in range(view.rules.players):
+        if s == view.seat:
+            continue
+        size = view.sizes[s]
+        low, high = mem.low[s], mem.high[s]
+        for depth, known in enumerate(low):
+            if known is not None:
+                left[known] -= 1
+        for depth, known in enumerate(high):
+            # a card remembered from both ends is counted once
+            mirror = size - 1 - depth
+            if known is not None and not (0 <= mirror < len(low) and low[mirror] is not None):
+                left[known] -= 1
+    return {v: max(c, 0) for v, c in left.items()}
+
+
+def reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
+    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one."""
+    count = 0
+    first: Reveal | None = None
+    for slot, val in mem.slots.items():
+        if val == v and view.centre_present[slot] and not any(
+                r.reveal.is_centre and r.reveal.index == slot for r in view.turn):
+            count += 1
+            first = first or Reveal.centre(slot)
+    for s in range(view.rules.players):
+        acc = view.accessible(s)
+        if acc <= 0:
+            continue
+        got = 0
+        for kind in ("lowest", "highest"):
+            r = Reveal.lowest(s) if kind == "lowest" else Reveal.highest(s)
+            pos = view.position(r)
+            lst = mem.low[s] if kind == "lowest" else mem.high[s]
+            depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos
+            k = 0
+            while depth + k < len(lst) and lst[depth + k] == v and got + k < acc:
+                k += 1
+            if k and first is None:
+                first = r
+            got += k
+            if got >= acc:
+                break
+        count += got
+    return count, first

@@ -32,6 +32,15 @@ turn figures (``p_trio``, ``p_win``, the goal) become the exact ones plus the we
 plain mean of each turn's outcome on the same deals (:meth:`PolicyReading.reweigh`), and its races
 play deals resampled by weight (:meth:`PolicyReading.resample`).
 
+**The exact reading** (``exact``, the ``expert``'s at a turn start) reads the opponents that play close
+to ``solver`` (read at a temperature below :data:`EXACT_BELOW`) by the ``solver`` bot's own choice,
+not the model's: on each deal, the last turn start of each such opponent is replayed in the engine and
+:func:`~trio_solver.decide.scoring.solver_scores` is asked what it would have opened with from that
+opponent's view then; a deal on which it would have opened otherwise weighs :data:`EXACT_MISS` for
+that opponent, on top of the softmax. Each check is an exact advice from that view (about 10 ms), so
+it is made on a pool of :data:`EXACT_POOL` deals, an opponent's hand seen twice is checked once, and the
+``expert`` reads this way at tables of at most :data:`EXACT_MAX_PLAYERS` players.
+
 Only games without teams are read this way: in team play the secret swaps change the hands
 between turns in ways the current deal does not tell, and every deal keeps the weight 1. The
 analysis and the advice keep the public posterior (they judge the play against what anyone
@@ -49,19 +58,38 @@ import numpy as np
 from .. import _args, kernel, limits
 from ..errors import ViewError
 from ..game.events import Swap, Turn
+from ..game.state import Game
 from ..game.view import PlayerView
 from ..kernel import MAXP, run_log_likelihoods, run_turn_values
 from .evaluate import MAX_SAMPLES, Posterior, deal_chunks, plan_array
+from .memory import Remembering
 from .rollout import rules_array, to_action
+from .scoring import solver_choice, solver_scores
 from .search import Evaluation, goal_weights
 
-__all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "PolicyReading", "readable", "history_arrays"]
+__all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "EXACT_BELOW", "EXACT_MAX_PLAYERS", "EXACT_MISS", "EXACT_POOL",
+           "PolicyReading",
+           "readable", "history_arrays", "sharp_seats"]
 
 #: The temperature of the softmax over the model's turn-start scores that fits the first reveals of
 #: ``solver`` bots best (``benchmarks/fit_temperature.py``).
 DEFAULT_TEMPERATURE = 0.1
 #: The temperatures a player may be read at (:class:`PolicyReading` chooses one per player, or none).
 TEMPERATURES = (DEFAULT_TEMPERATURE, 0.2, 0.5)
+#: A seat read at a temperature below this plays close to ``solver`` (whose reveals fit 0.1, those of
+#: ``memory`` bots 0.5): the exact reading (:class:`PolicyReading`'s ``exact``) may read it by the
+#: ``solver`` bot's own choice.
+EXACT_BELOW = 0.5
+#: The weight of a deal for each seat read exactly whose last first reveal is not the one the
+#: ``solver`` bot would have made from that seat's view on the deal.
+EXACT_MISS = 0.01
+#: The largest table the ``expert`` reads exactly: at 5 and 6 players an exact advice from an opponent's
+#: view costs several times more and there are more opponents, and its decisions then took 3 to 9 s at
+#: the 95th percentile, beyond the 2 s target (docs/MEASUREMENTS.md).
+EXACT_MAX_PLAYERS = 4
+#: The deals the exact reading checks at a turn start (each check is an exact advice from the
+#: opponent's view, about 10 ms), the pool of the turn figures and of the race's resampling.
+EXACT_POOL = 32
 
 
 # -- Python: what the history says, and the weights --------------------------------------------------
@@ -75,6 +103,13 @@ def _read_chance(exact: float, shift: float) -> float:
     if exact <= 0.0 or exact >= 1.0:
         return exact
     return min(max(exact + shift, UNCERTAIN), 1.0 - UNCERTAIN)
+
+def sharp_seats(temperatures: Sequence[float | None]) -> list[int]:
+    """The seats read at a temperature below :data:`EXACT_BELOW` (``temperatures`` by seat, as
+    :meth:`PolicyReading.temperatures` gives them): those the exact reading may read by ``solver``'s
+    own choice."""
+    return [s for s, t in enumerate(temperatures) if t is not None and t < EXACT_BELOW]
+
 
 def readable(view: PlayerView) -> bool:
     """Whether ``view``'s game can be read by policy: no teams (hence no secret swaps)."""
@@ -113,7 +148,7 @@ class PolicyReading:
     better: a player who does not play like the model tells little through it, and a reading that
     trusted the model would mislead."""
 
-    def __init__(self, post: Posterior, temperature: float | None = None) -> None:
+    def __init__(self, post: Posterior, temperature: float | None = None, *, exact: Sequence[int] = ()) -> None:
         if not isinstance(post, Posterior):
             raise ViewError(f"post: expected a Posterior, got {type(post).__name__}")
         if temperature is not None:
@@ -125,6 +160,13 @@ class PolicyReading:
         self.temperature = temperature
         self.history, self.removed, self.centre_removed = history_arrays(view)
         self.watch = np.array([s != view.seat and s < view.rules.players for s in range(MAXP)], dtype=np.bool_)
+        if not isinstance(exact, (list, tuple)) or not all(type(s) is int and 0 <= s < MAXP and self.watch[s]
+                                                            for s in exact):
+            raise ViewError(f"exact: expected a list of watched seats, got {_args.show(exact)}")
+        self.exact = tuple(sorted(set(exact)))
+        self._checks: dict[tuple[int, tuple[int, ...]], bool] = {}  # (turn, seat's hand): chose as solver
+        self._remember: dict[int, Remembering] = {}  # by turn: every deal's past has the same public history
+        self._table: tuple[tuple[int, range], np.ndarray] | None = None
         self.rules = rules_array(view.rules, "scoring")
         grid = [temperature] if temperature is not None else list(TEMPERATURES)
         self._last: tuple[tuple[int, range], np.ndarray] | None = None
@@ -140,6 +182,8 @@ class PolicyReading:
         posterior's position, :meth:`Posterior.follow` included) at temperature ``t`` of the reading's grid
         (its ``temperature``, or :data:`TEMPERATURES` then a uniform choice)."""
         deals = self._positions(deals)
+        if self._table is not None and self._table[0] == (seed, deals):
+            return self._table[1]
         args = self.post._args(seed)
         out = np.zeros((len(deals), MAXP, len(self._inv)))
         for part in deal_chunks(deals):
@@ -149,6 +193,8 @@ class PolicyReading:
                                 self.centre_removed, self.post.view.first_player, self.history, self.watch,
                                 self._inv, x)
             out[part.start - deals.start:part.stop - deals.start] = x
+        out.setflags(write=False)
+        self._table = ((seed, deals), out)
         return out
 
     def temperatures(self, seed: int, deals: range) -> list[float | None]:
@@ -183,7 +229,52 @@ class PolicyReading:
         for s, t in enumerate(chosen):
             if t is not None:
                 out += table[:, s, grid.index(t)]
+        if self.exact:
+            out += self.exact_log_factors(seed, deals)
         return out
+
+    def exact_log_factors(self, seed: int, deals: range) -> np.ndarray:
+        """The exact reading's log-factor of each posterior deal of ``deals``: ``log`` :data:`EXACT_MISS`
+        for each seat of ``exact`` whose last first reveal is not the one the ``solver`` bot
+        (:func:`~trio_solver.decide.scoring.solver_scores`) chooses from that seat's view then, on the
+        deal's past (0 where every such seat chose as ``solver`` does)."""
+        deals = self._positions(deals)
+        out = np.zeros(len(deals))
+        for k, j in enumerate(deals):
+            limits.check("the policy reading")
+            sim = self.post.sim(seed, j)
+            out[k] = self.deal_log_factor(sim.hands, [c if c is not None else -1 for c in sim.centre])
+        return out
+
+    def deal_log_factor(self, hands: Sequence[Sequence[int]], centre: Sequence[int]) -> float:
+        """The exact reading's log-factor (:meth:`exact_log_factors`) of the deal whose hands and centre
+        are ``hands`` and ``centre`` now (a centre slot a trio took: any value, -1 say): its start is
+        rebuilt with the cards the trios took (public), and its past replayed to the last turn start
+        of each seat of ``exact``."""
+        view = self.post.view
+        turns = [e for e in view.events if isinstance(e, Turn)]
+        last = {t.seat: i for i, t in enumerate(turns)}
+        checks = {last[s]: s for s in self.exact if s in last}
+        if not checks:
+            return 0.0
+        start = [list(h) + [v for v in range(1, 13) for _ in range(int(self.removed[s, v]))]
+                 for s, h in enumerate(hands)]
+        slots = [int(self.centre_removed[i]) if self.centre_removed[i] >= 0 else int(c)
+                 for i, c in enumerate(centre)]
+        game = Game.from_deal(view.rules, start, slots, first_player=view.first_player)
+        misses = 0
+        for i, t in enumerate(turns[:max(checks) + 1]):
+            if i in checks:
+                seat_view = game.view(checks[i])
+                key = (i, tuple(seat_view.hand or ()))
+                if key not in self._checks:
+                    tracker = self._remember.setdefault(i, Remembering())
+                    choice = solver_choice(solver_scores(seat_view, remember=tracker))
+                    self._checks[key] = choice == t.reveals[0].reveal
+                misses += not self._checks[key]
+            for r in t.reveals:
+                game.reveal(r.reveal)
+        return misses * math.log(EXACT_MISS)
 
     def weights(self, seed: int, deals: range) -> np.ndarray:
         """Each deal's weight, normalised to sum to 1 (read-only; kept for the last ``seed`` and ``deals``
