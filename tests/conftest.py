@@ -1,5 +1,9 @@
 """Test options: ``--fuzz-long`` runs the fuzz suite (tests/test_fuzz*.py) 20 times longer.
 
+Before any test runs, the session loads the compiled kernel once (:func:`trio_solver.doors.queries.warm_up`):
+on a fresh checkout numba's disk cache is empty, and without this each worker, and each command a
+test starts, would build the same functions at the same time.
+
 Under ``-n 2`` (pytest-xdist) the modules of :data:`ONE_WORKER` run on one worker each: their
 module-wide fixtures (brute-force positions, a browser, a server, a Ray instance) are then built
 once, not once per worker. Every other test goes to whichever worker is free.
@@ -12,6 +16,8 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from trio_solver.doors.queries import warm_up
 
 #: Property tests that do not set their own number of examples run 25 each (hypothesis's default is
 #: 100), so that the whole suite stays within its time on a 2-core machine; a test that needs more sets
@@ -34,6 +40,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--fuzz-long", default=False):
         os.environ["TRIO_FUZZ_LONG"] = "1"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Build or load the compiled kernel in the controlling process, before pytest-xdist starts its
+    workers (its own session start runs last): every worker and command then loads it from the cache."""
+    if not hasattr(session.config, "workerinput"):
+        warm_up()
 
 
 @pytest.hookimpl(optionalhook=True)
