@@ -45,7 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Build or load the compiled kernel in the controlling process, before pytest-xdist starts its
     workers (its own session start runs last): every worker and command then loads it from the cache."""
-    if not hasattr(session.config, "workerinput"):
+    if not hasattr(session.config, "workerinput") and not session.config.option.collectonly:
         warm_up()
 
 

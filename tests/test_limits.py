@@ -191,7 +191,7 @@ def test_the_engine_bounds_each_request_not_the_session() -> None:
     from trio_solver.doors.protocol import handle
 
     full, viewer = (json.loads(Path(p).read_text(encoding="utf-8")) for p in (FULL, VIEWER))
-    lines = [{"id": 1, "op": "analyse", "record": full},  # about 2 s of playouts, twice the limit
+    lines = [{"id": 1, "op": "analyse", "record": full, "samples": 10**4, "confidence": 1},  # minutes of playouts
              {"id": 2, "op": "beliefs", "record": viewer},
              {"id": 3, "op": "analyse", "record": full, "samples": 0}]  # about 0.3 s on an idle core
     proc = subprocess.run([sys.executable, "-m", "trio_solver", "--time-limit", "1", "engine"],

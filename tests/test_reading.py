@@ -17,14 +17,16 @@ from trio_solver import Game, Mode, Rules
 from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior, plan_array
 from trio_solver.decide.bots import make_bot
+from trio_solver.decide import expert
 from trio_solver.decide.expert import ExpertBot
 from trio_solver.decide.reading import (DEFAULT_TEMPERATURE, EXACT_BELOW, EXACT_MAX_PLAYERS, EXACT_MISS, EXACT_POOL,
-                                       PolicyReading, readable, sharp_seats)
+                                       PolicyReading, _same_move, readable, sharp_seats)
 from trio_solver.kernel import initial_state
 from trio_solver.decide.rollout import Sim, public_memory, to_action
 from trio_solver.decide.search import Evaluation, advise
 from trio_solver.errors import ViewError
 from trio_solver.game.events import Turn
+from trio_solver.game.reveal import Reveal
 from trio_solver.game.view import PlayerView
 
 NO_TEAMS = [Rules(n, m) for n in (3, 4, 5, 6) for m in (Mode.SIMPLE, Mode.PICANTE)]
@@ -363,10 +365,20 @@ def _reference_misses(view: PlayerView, seats: list[int], hands: list[list[int]]
     misses = 0
     for i, t in enumerate(turns):
         if t.seat in seats and last[t.seat] == i:
-            misses += make_bot("solver", random.Random(0)).choose_reveal(game.view(t.seat)) != t.reveals[0].reveal
+            choice = make_bot("solver", random.Random(0)).choose_reveal(game.view(t.seat))
+            misses += not _one_move(game, turns[:i], choice, t.reveals[0].reveal)
         for r in t.reveals:
             game.reveal(r.reveal)
     return misses
+
+
+def _one_move(game: Game, past: list[Turn], a: Reveal, b: Reveal) -> bool:
+    """Whether ``a`` and ``b`` turn the same card now, or two centre cards no reveal of ``past`` has shown."""
+    if a.is_centre and b.is_centre:
+        shown = {r.reveal.index for t in past for r in t.reveals if r.reveal.is_centre}
+        return a == b or (a.index not in shown and b.index not in shown)
+    return a == b or (not a.is_centre and not b.is_centre and game.peek(a) == game.peek(b) and a.index == b.index
+                      and game.view(None).position(a) == game.view(None).position(b))
 
 
 @pytest.mark.parametrize("rules", [Rules(3), Rules(3, Mode.PICANTE), Rules(4)], ids=str)
@@ -430,14 +442,44 @@ def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players
         game.reveal(make_bot("solver", random.Random(0)).choose_reveal(game.view(game.to_move)))
     assert not game.over
     view = game.view(0)
-    assert not view.turn and PolicyReading(Posterior(view)).temperatures(0, range(500))[1:players] != [None] * (players - 1)
+    assert not view.turn
     ExpertBot(random.Random(1), budget=96, exact_reading=False).choose_reveal(view)
     assert calls == []
     bot = ExpertBot(random.Random(1), budget=96)
     r = bot.choose_reveal(view)
     assert calls == ([min(EXACT_POOL, 96)] if players <= EXACT_MAX_PLAYERS else [])
+    if players > EXACT_MAX_PLAYERS:  # the table's size alone keeps the reading off: a larger limit reads it
+        monkeypatch.setattr(expert, "EXACT_MAX_PLAYERS", players)
+        ExpertBot(random.Random(1), budget=96).choose_reveal(view)
+        assert calls == [min(EXACT_POOL, 96)]
     calls.clear()
     game.reveal(r)  # a first reveal never ends a turn
     assert game.to_move == 0 and game.turn
     bot.choose_reveal(game.view(0))
     assert calls == []
+
+
+def test_a_hand_checked_once_is_not_checked_again_and_like_moves_match() -> None:
+    """The exact reading asks the ``solver`` bot once per (turn, hand): the same deal read twice costs no second
+    advice. Two centre cards no one has seen are one move; a seen one is not; the two ends of a hand of
+    several cards are two moves."""
+    game = _solver_table(Rules(3), 1, 12)
+    post = Posterior(game.view(0), policy="scoring")
+    reading = PolicyReading(post, exact=[1, 2])
+    hands, centre = _current(post.sim(0, 0))
+    first = reading.deal_log_factor(hands, [-1 if c is None else c for c in centre])
+    asked = len(reading._checks)
+    assert asked >= 1
+    assert reading.deal_log_factor(hands, [-1 if c is None else c for c in centre]) == first
+    assert len(reading._checks) == asked
+    fresh = Game.deal(Rules(3), seed=2)
+    view = fresh.view(0)
+    assert _same_move(view, Reveal.centre(0), Reveal.centre(4))
+    assert not _same_move(view, Reveal.lowest(1), Reveal.highest(1))
+    shown = fresh.peek(Reveal.centre(0))
+    fresh.reveal(Reveal.centre(0))
+    fresh.reveal(next(r for r in fresh.legal_reveals() if r.is_centre and fresh.peek(r) != shown))
+    assert fresh.to_move == 1 and not fresh.turn
+    view = fresh.view(1)
+    assert not _same_move(view, Reveal.centre(0), Reveal.centre(4))
+    assert _same_move(view, Reveal.centre(5), Reveal.centre(6))

@@ -205,8 +205,11 @@ class TiesExpertBot:
         """The policy reading (:mod:`trio_solver.decide.reading`), when the bot reads the opponents that
         way, the game has no teams and there is a choice: the deals its races play on (the posterior's,
         resampled by weight from a pool as large as the budget, with the decision's seed) and the
-        evaluations with their turn figures under the read posterior. Otherwise no posterior yet and
-        the advisor's evaluations."""
+        evaluations with their turn figures under the read posterior. At a turn start with the exact
+        reading on, at a table of at most :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players,
+        and some opponent read sharply (:func:`~trio_solver.decide.reading.sharp_seats`, on the budget's
+        pool), the pool is :data:`~trio_solver.decide.reading.EXACT_POOL` deals read exactly. Otherwise no
+        posterior yet and the advisor's evaluations."""
         if not (self.policy_reading and len(evaluations) > 1 and readable(view)):
             return None, evaluations
         post = Posterior(view, beliefs, self.policy)
@@ -351,8 +354,9 @@ class ExpertBot(TiesExpertBot):
     policy (the ``solver`` bot's turn score on counted chances). Without teams the turn figures and
     the deals are those of the posterior read from the opponents' first reveals
     (:mod:`trio_solver.decide.reading`), exactly by ``solver``'s choice at a turn start for the
-    opponents that play close to it. A certain trio with the best turn score is taken without a
-    search; with one candidate in the window it plays as ``expert-ties``."""
+    opponents that play close to it at tables of at most
+    :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players. A certain trio with the best turn
+    score is taken without a search; with one candidate in the window it plays as ``expert-ties``."""
 
     name = "expert"
     policy = "scoring"

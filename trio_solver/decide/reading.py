@@ -58,11 +58,12 @@ import numpy as np
 from .. import _args, kernel, limits
 from ..errors import ViewError
 from ..game.events import Swap, Turn
+from ..game.reveal import Reveal
 from ..game.state import Game
 from ..game.view import PlayerView
 from ..kernel import MAXP, run_log_likelihoods, run_turn_values
 from .evaluate import MAX_SAMPLES, Posterior, deal_chunks, plan_array
-from .memory import Remembering
+from .memory import Remembering, public_memory
 from .rollout import rules_array, to_action
 from .scoring import solver_choice, solver_scores
 from .search import Evaluation, goal_weights
@@ -103,6 +104,17 @@ def _read_chance(exact: float, shift: float) -> float:
     if exact <= 0.0 or exact >= 1.0:
         return exact
     return min(max(exact + shift, UNCERTAIN), 1.0 - UNCERTAIN)
+
+def _same_move(view: PlayerView, a: Reveal, b: Reveal) -> bool:
+    """Whether reveals ``a`` and ``b`` are one move at ``view``: the same card of a hand (the lowest and the
+    highest of a one-card hand are), or two centre cards no one has seen (no deal can tell them apart)."""
+    if a == b:
+        return True
+    if a.is_centre and b.is_centre:
+        memory = public_memory(view)
+        return not memory.knows(view, a) and not memory.knows(view, b)
+    return not a.is_centre and not b.is_centre and a.index == b.index and view.position(a) == view.position(b)
+
 
 def sharp_seats(temperatures: Sequence[float | None]) -> list[int]:
     """The seats read at a temperature below :data:`EXACT_BELOW` (``temperatures`` by seat, as
@@ -146,7 +158,12 @@ class PolicyReading:
     most likely on the deals weighed (the largest mean likelihood over them: the evidence for that
     temperature), or not read at all when a uniform choice among the model's candidates explains them
     better: a player who does not play like the model tells little through it, and a reading that
-    trusted the model would mislead."""
+    trusted the model would mislead.
+
+    ``exact``: a list of watched seats also read by the ``solver`` bot's own choice at their last turn
+    start (the exact reading, :meth:`exact_log_factors`; :class:`~trio_solver.errors.ViewError` for the
+    viewer's seat, an empty seat or anything but a list or tuple of seat numbers). The seats' softmax
+    terms stay, each at the temperature chosen on the deals weighed."""
 
     def __init__(self, post: Posterior, temperature: float | None = None, *, exact: Sequence[int] = ()) -> None:
         if not isinstance(post, Posterior):
@@ -166,11 +183,17 @@ class PolicyReading:
         self.exact = tuple(sorted(set(exact)))
         self._checks: dict[tuple[int, tuple[int, ...]], bool] = {}  # (turn, seat's hand): chose as solver
         self._remember: dict[int, Remembering] = {}  # by turn: every deal's past has the same public history
-        self._table: tuple[tuple[int, range], np.ndarray] | None = None
+        self._table: tuple[tuple[int, range, bytes], np.ndarray] | None = None
         self.rules = rules_array(view.rules, "scoring")
         grid = [temperature] if temperature is not None else list(TEMPERATURES)
-        self._last: tuple[tuple[int, range], np.ndarray] | None = None
+        self._last: tuple[tuple[int, range, bytes], np.ndarray] | None = None
         self._inv = np.array([1.0 / t for t in grid] + ([] if temperature is not None else [0.0]))
+
+    def _key(self, seed: int, deals: range) -> tuple[int, range, bytes]:
+        """What a cached table or weight stands for: the seed, the positions, and the deals behind them
+        (:meth:`Posterior.follow` maps positions to other deals)."""
+        deal_map = self.post.deal_map
+        return seed, deals, b"" if deal_map is None else deal_map.tobytes()
 
     def _positions(self, deals: object) -> range:
         if not isinstance(deals, range) or deals.step != 1 or deals.start < 0:
@@ -182,7 +205,8 @@ class PolicyReading:
         posterior's position, :meth:`Posterior.follow` included) at temperature ``t`` of the reading's grid
         (its ``temperature``, or :data:`TEMPERATURES` then a uniform choice)."""
         deals = self._positions(deals)
-        if self._table is not None and self._table[0] == (seed, deals):
+        key = self._key(seed, deals)
+        if self._table is not None and self._table[0] == key:
             return self._table[1]
         args = self.post._args(seed)
         out = np.zeros((len(deals), MAXP, len(self._inv)))
@@ -194,7 +218,7 @@ class PolicyReading:
                                 self._inv, x)
             out[part.start - deals.start:part.stop - deals.start] = x
         out.setflags(write=False)
-        self._table = ((seed, deals), out)
+        self._table = (key, out)
         return out
 
     def temperatures(self, seed: int, deals: range) -> list[float | None]:
@@ -221,7 +245,8 @@ class PolicyReading:
 
     def log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
         """The log-likelihood of the watched first reveals on each posterior deal of ``deals``, each seat
-        at its temperature (:meth:`temperatures`, chosen on these deals)."""
+        at its temperature (:meth:`temperatures`, chosen on these deals), plus the exact reading's
+        :meth:`exact_log_factors` when seats are read exactly."""
         table = self.seat_log_likelihoods(seed, deals)
         chosen = self._choose(table)
         grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
@@ -270,7 +295,7 @@ class PolicyReading:
                 if key not in self._checks:
                     tracker = self._remember.setdefault(i, Remembering())
                     choice = solver_choice(solver_scores(seat_view, remember=tracker))
-                    self._checks[key] = choice == t.reveals[0].reveal
+                    self._checks[key] = _same_move(seat_view, choice, t.reveals[0].reveal)
                 misses += not self._checks[key]
             for r in t.reveals:
                 game.reveal(r.reveal)
@@ -279,13 +304,14 @@ class PolicyReading:
     def weights(self, seed: int, deals: range) -> np.ndarray:
         """Each deal's weight, normalised to sum to 1 (read-only; kept for the last ``seed`` and ``deals``
         asked)."""
-        if self._last is not None and self._last[0] == (seed, deals):
+        key = self._key(seed, self._positions(deals))
+        if self._last is not None and self._last[0] == key:
             return self._last[1]
         ll = self.log_likelihoods(seed, deals)
         w = np.exp(ll - ll.max()) if len(ll) else ll
         w = w / w.sum() if len(w) else w
         w.setflags(write=False)
-        self._last = ((seed, deals), w)
+        self._last = (key, w)
         return w
 
     def _pool(self, pool: object) -> int:
