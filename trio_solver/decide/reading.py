@@ -69,8 +69,7 @@ from .scoring import solver_choice, solver_scores
 from .search import Evaluation, goal_weights
 
 __all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "EXACT_BELOW", "EXACT_MAX_PLAYERS", "EXACT_MISS", "EXACT_POOL",
-           "PolicyReading",
-           "readable", "history_arrays", "sharp_seats"]
+           "PolicyReading", "readable", "history_arrays", "sharp_seats"]
 
 #: The temperature of the softmax over the model's turn-start scores that fits the first reveals of
 #: ``solver`` bots best (``benchmarks/fit_temperature.py``).
@@ -110,10 +109,10 @@ def _same_move(view: PlayerView, a: Reveal, b: Reveal) -> bool:
     highest of a one-card hand are), or two centre cards no one has seen (no deal can tell them apart)."""
     if a == b:
         return True
-    if a.is_centre and b.is_centre:
+    if a.is_centre or b.is_centre:
         memory = public_memory(view)
-        return not memory.knows(view, a) and not memory.knows(view, b)
-    return not a.is_centre and not b.is_centre and a.index == b.index and view.position(a) == view.position(b)
+        return memory.alike(view, a) == memory.alike(view, b)
+    return a.index == b.index and view.position(a) == view.position(b)
 
 
 def sharp_seats(temperatures: Sequence[float | None]) -> list[int]:
@@ -181,6 +180,9 @@ class PolicyReading:
                                                             for s in exact):
             raise ViewError(f"exact: expected a list of watched seats, got {_args.show(exact)}")
         self.exact = tuple(sorted(set(exact)))
+        self._past = [e for e in view.events if isinstance(e, Turn)]
+        last = {t.seat: i for i, t in enumerate(self._past)}
+        self._check_at = {last[s]: s for s in self.exact if s in last}  # turn: the seat whose last start it is
         self._checks: dict[tuple[int, tuple[int, ...]], bool] = {}  # (turn, seat's hand): chose as solver
         self._remember: dict[int, Remembering] = {}  # by turn: every deal's past has the same public history
         self._table: tuple[tuple[int, range, bytes], np.ndarray] | None = None
@@ -276,10 +278,7 @@ class PolicyReading:
         are ``hands`` and ``centre`` now (a centre slot a trio took: any value, -1 say): its start is
         rebuilt with the cards the trios took (public), and its past replayed to the last turn start
         of each seat of ``exact``."""
-        view = self.post.view
-        turns = [e for e in view.events if isinstance(e, Turn)]
-        last = {t.seat: i for i, t in enumerate(turns)}
-        checks = {last[s]: s for s in self.exact if s in last}
+        view, checks = self.post.view, self._check_at
         if not checks:
             return 0.0
         start = [list(h) + [v for v in range(1, 13) for _ in range(int(self.removed[s, v]))]
@@ -288,7 +287,7 @@ class PolicyReading:
                  for i, c in enumerate(centre)]
         game = Game.from_deal(view.rules, start, slots, first_player=view.first_player)
         misses = 0
-        for i, t in enumerate(turns[:max(checks) + 1]):
+        for i, t in enumerate(self._past[:max(checks) + 1]):
             if i in checks:
                 seat_view = game.view(checks[i])
                 key = (i, tuple(seat_view.hand or ()))
