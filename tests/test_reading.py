@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -16,11 +17,13 @@ from reference_rollout import CENTRE, HIGHEST, LOWEST, ReferenceSim
 from trio_solver import Game, Mode, Rules
 from trio_solver import kernel
 from trio_solver.decide.evaluate import Posterior, plan_array
-from trio_solver.decide.bots import make_bot
+from trio_solver.decide.bots import MemoryBot, make_bot
+from trio_solver.decide.memory import Memory, memory_openings
 from trio_solver.decide import expert
 from trio_solver.decide.expert import ExpertBot
-from trio_solver.decide.reading import (DEFAULT_TEMPERATURE, EXACT_BELOW, EXACT_MAX_PLAYERS, EXACT_MISS, EXACT_POOL,
-                                       PolicyReading, _same_move, readable, sharp_seats)
+from trio_solver.decide.reading import (DEFAULT_TEMPERATURE, EXACT, EXACT_BELOW, EXACT_MAX_PLAYERS, EXACT_MISS,
+                                       EXACT_POOL, MEMORY, MEMORY_POOL, PolicyReading, TEMPERATURES, _same_move,
+                                       readable, sharp_seats)
 from trio_solver.kernel import initial_state
 from trio_solver.decide.rollout import Sim, public_memory, to_action
 from trio_solver.decide.search import Evaluation, advise
@@ -343,15 +346,32 @@ def test_each_player_is_read_at_the_temperature_its_play_fits() -> None:
     assert read["solver"] >= 0.75 and read["random"] <= 0.4, read
 
 
-def _solver_table(rules: Rules, seed: int, reveals: int) -> Game:
-    """A game of ``solver`` bots (seat 0 a ``memory`` bot, read by no one here) played for ``reveals`` reveals
-    and on to the next turn start."""
-    bots = [make_bot("memory" if s == 0 else "solver", random.Random(seed * 11 + s)) for s in range(rules.players)]
+def _solver_table(rules: Rules, seed: int, reveals: int, kinds: tuple[str, ...] = ("solver",)) -> Game:
+    """A game of ``solver`` bots (seat 0 a ``memory`` bot, read by no one here; seat ``s`` of the others of kind
+    ``kinds[(s - 1) % len(kinds)]`` when ``kinds`` is given) played for ``reveals`` reveals and on to the next
+    turn start."""
+    bots = [make_bot("memory" if s == 0 else kinds[(s - 1) % len(kinds)], random.Random(seed * 11 + s))
+            for s in range(rules.players)]
     game = Game.deal(rules, seed=seed)
     while not game.over and (reveals > 0 or game.turn):
         game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
         reveals -= 1
     return game
+
+
+def _read_tables(rules: Rules, reveals: int, kinds: tuple[str, ...],
+                 rule: str) -> Iterator[tuple[int, Game, list[int], Posterior, PolicyReading]]:
+    """Tables of :func:`_solver_table` for seeds 0 and 1 (``reveals`` reveals, 5 more for seed 1; a game that
+    ended first is left out), seen from seat 0 with every other seat read by ``rule`` (``exact`` or
+    ``memory``): the seed, the game, those seats, the posterior and the reading."""
+    for seed in range(2):
+        game = _solver_table(rules, seed, reveals + 5 * seed, kinds)
+        if game.over:
+            continue
+        seats = list(range(1, rules.players))
+        post = Posterior(game.view(0), policy="scoring")
+        reading = PolicyReading(post, exact=seats) if rule == "exact" else PolicyReading(post, memory=seats)
+        yield seed, game, seats, post, reading
 
 
 def _reference_misses(view: PlayerView, seats: list[int], hands: list[list[int]], centre: list[int | None]) -> int:
@@ -387,17 +407,11 @@ def test_the_exact_reading_checks_each_deal_against_the_solver_bot(rules: Rules)
     whose last first reveal the ``solver`` bot, replayed on the deal by the engine, would not have made; the
     true deal of ``solver`` opponents is never penalised; and it adds to the softmax reading's log-likelihood."""
     hits = misses = 0
-    for seed in range(2):
-        game = _solver_table(rules, seed, 14 + 5 * seed)
-        if game.over:
-            continue
-        view = game.view(0)
-        seats = list(range(1, rules.players))
-        post = Posterior(view, policy="scoring")
-        reading = PolicyReading(post, exact=seats)
+    for seed, game, seats, post, reading in _read_tables(rules, 14, ("solver",), "exact"):
+        view = post.view
         true_centre = [c if here else -1 for c, here in zip(game.centre, view.centre_present)]
-        assert reading.deal_log_factor([list(h) for h in game.hands], true_centre) == 0.0
-        got = reading.exact_log_factors(seed, range(8))
+        assert not reading.deal_log_terms([list(h) for h in game.hands], true_centre).any()
+        got = reading.rule_log_terms(seed, range(8))[:, :, EXACT].sum(axis=1)
         for j in range(8):
             hands, centre = _current(post.sim(seed, j))
             want = _reference_misses(view, seats, hands, centre)
@@ -417,6 +431,9 @@ def test_the_exact_reading_refuses_seats_it_cannot_read() -> None:
     for bad in ([0], [3], [-1], [True], ["1"], 1, None, [1.0]):
         with pytest.raises(ViewError, match="exact"):
             PolicyReading(post, exact=bad)  # type: ignore[arg-type]
+    for bad in ([0], [3], [-1], [True], 2, None):
+        with pytest.raises(ViewError, match="memory"):
+            PolicyReading(post, memory=bad)  # type: ignore[arg-type]
     with pytest.raises(ViewError, match="exact_reading"):
         ExpertBot(random.Random(0), exact_reading="yes")  # type: ignore[arg-type]
     assert sharp_seats([None, 0.1, 0.2, 0.5, None]) == [1, 2]
@@ -430,13 +447,14 @@ def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players
     ``solver`` bot's choices (only the pool's: :data:`EXACT_POOL` deals) at 3 players, never at 5 (beyond
     :data:`EXACT_MAX_PLAYERS`), nor in the middle of a turn, nor when told not to."""
     calls: list[int] = []
-    real = PolicyReading.exact_log_factors
+    real = PolicyReading.rule_log_terms
 
     def counted(self: PolicyReading, seed: int, deals: range) -> np.ndarray:
-        calls.append(len(deals))
+        if self.exact:
+            calls.append(len(deals))
         return real(self, seed, deals)
 
-    monkeypatch.setattr(PolicyReading, "exact_log_factors", counted)
+    monkeypatch.setattr(PolicyReading, "rule_log_terms", counted)
     game = _solver_table(Rules(players), 3, 3 * players)
     while not game.over and (game.to_move != 0 or game.turn):
         game.reveal(make_bot("solver", random.Random(0)).choose_reveal(game.view(game.to_move)))
@@ -447,11 +465,11 @@ def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players
     assert calls == []
     bot = ExpertBot(random.Random(1), budget=96)
     r = bot.choose_reveal(view)
-    assert calls == ([min(EXACT_POOL, 96)] if players <= EXACT_MAX_PLAYERS else [])
+    assert set(calls) == ({min(EXACT_POOL, 96)} if players <= EXACT_MAX_PLAYERS else set())
     if players > EXACT_MAX_PLAYERS:  # the table's size alone keeps the reading off: a larger limit reads it
         monkeypatch.setattr(expert, "EXACT_MAX_PLAYERS", players)
         ExpertBot(random.Random(1), budget=96).choose_reveal(view)
-        assert calls == [min(EXACT_POOL, 96)]
+        assert set(calls) == {min(EXACT_POOL, 96)}
     calls.clear()
     game.reveal(r)  # a first reveal never ends a turn
     assert game.to_move == 0 and game.turn
@@ -467,10 +485,10 @@ def test_a_hand_checked_once_is_not_checked_again_and_like_moves_match() -> None
     post = Posterior(game.view(0), policy="scoring")
     reading = PolicyReading(post, exact=[1, 2])
     hands, centre = _current(post.sim(0, 0))
-    first = reading.deal_log_factor(hands, [-1 if c is None else c for c in centre])
+    first = reading.deal_log_terms(hands, [-1 if c is None else c for c in centre])
     asked = len(reading._checks)
     assert asked >= 1
-    assert reading.deal_log_factor(hands, [-1 if c is None else c for c in centre]) == first
+    assert (reading.deal_log_terms(hands, [-1 if c is None else c for c in centre]) == first).all()
     assert len(reading._checks) == asked
     fresh = Game.deal(Rules(3), seed=2)
     view = fresh.view(0)
@@ -483,3 +501,136 @@ def test_a_hand_checked_once_is_not_checked_again_and_like_moves_match() -> None
     view = fresh.view(1)
     assert not _same_move(view, Reveal.centre(0), Reveal.centre(4))
     assert _same_move(view, Reveal.centre(5), Reveal.centre(6))
+
+
+class _Scripted(random.Random):
+    """A generator that makes a bot's ``k``-th random tie-break win: ``random()`` is 1 at its ``k``-th call and
+    0 elsewhere, ``choice`` takes item ``k`` (modulo the length)."""
+
+    def __init__(self, k: int) -> None:
+        super().__init__(0)
+        self.k, self.calls = k, 0
+
+    def random(self) -> float:
+        self.calls += 1
+        return 1.0 if self.calls - 1 == self.k else 0.0
+
+    def choice(self, seq):  # type: ignore[no-untyped-def, override]
+        return seq[self.k % len(seq)]
+
+
+def _memory_bot_choices(view: PlayerView) -> list[Reveal]:
+    """Every first reveal a ``memory`` bot can make at ``view`` (each tie-break made to win in turn): the bot
+    itself chooses, with no knowledge of the reading's rule."""
+    out: list[Reveal] = []
+    for k in range(len(view.legal_reveals())):
+        r = MemoryBot(_Scripted(k)).choose_reveal(view)
+        if r not in out:
+            out.append(r)
+    return out
+
+
+def _reference_memory_terms(view: PlayerView, seats: list[int], hands: list[list[int]],
+                            centre: list[int | None]) -> tuple[list[float], int]:
+    """By seat, the log-likelihood of the first reveals of ``seats`` under the ``memory`` bot on the deal whose
+    current hands and centre are given (the engine replays the game from the deal; each of the bot's choices
+    as likely, ``EXACT_MISS`` for a reveal it does not make), and how many reveals it does not make."""
+    dealt, centre0 = dealt_of(view, hands, centre)
+    game = Game.from_deal(view.rules, dealt, centre0, view.first_player)
+    turns = [e for e in view.events if isinstance(e, Turn)]
+    terms = [0.0] * view.rules.players
+    misses = 0
+    for i, t in enumerate(turns):
+        if t.seat in seats:
+            choices = _memory_bot_choices(game.view(t.seat))
+            hits = sum(_one_move(game, turns[:i], c, t.reveals[0].reveal) for c in choices)
+            terms[t.seat] += math.log(hits / len(choices)) if hits else math.log(EXACT_MISS)
+            misses += not hits
+        for r in t.reveals:
+            game.reveal(r.reveal)
+    return terms, misses
+
+
+@pytest.mark.parametrize("rules", [Rules(3), Rules(3, Mode.PICANTE), Rules(4)], ids=str)
+def test_the_memory_rule_checks_each_deal_against_the_memory_bot(rules: Rules) -> None:
+    """The memory rule's term of a posterior deal is, for each read seat, the log-likelihood of its first reveals
+    under the ``memory`` bot replayed on the deal by the engine (each tie-break of the bot as likely); the true
+    deal of ``memory`` opponents is never ruled out; and the rule both keeps and penalises deals."""
+    hits = misses = 0
+    for seed, game, seats, post, reading in _read_tables(rules, 16, ("memory",), "memory"):
+        view = post.view
+        true_hands = [list(h) for h in game.hands]
+        true_centre = [c if here else None for c, here in zip(game.centre, view.centre_present)]
+        want, missed = _reference_memory_terms(view, seats, true_hands, true_centre)
+        assert missed == 0
+        got = reading.deal_log_terms(true_hands, [-1 if c is None else c for c in true_centre])
+        assert got[:rules.players, MEMORY] == pytest.approx(want)
+        assert not got[:, EXACT].any()
+        table = reading.rule_log_terms(seed, range(8))
+        for j in range(8):
+            hands, centre = _current(post.sim(seed, j))
+            want, missed = _reference_memory_terms(view, seats, hands, centre)
+            assert table[j, :rules.players, MEMORY] == pytest.approx(want), (rules, seed, j)
+            hits += missed == 0
+            misses += missed > 0
+    assert hits and misses
+
+
+def test_the_memory_rule_reads_the_seats_it_explains_best() -> None:
+    """At a table of a ``memory`` bot (seat 1) and a ``solver`` bot (seat 2), both offered both rules, the memory
+    rule reads seat 1 and not seat 2, and the log-likelihood is seat 1's rule term plus seat 2's softmax and
+    exact terms: a seat the memory rule reads no longer counts its softmax nor its exact term."""
+    for seed in range(2):
+        game = _solver_table(Rules(3), seed, 24, ("memory", "solver"))
+        assert not game.over
+        post = Posterior(game.view(0), policy="scoring")
+        deals = range(16)
+        plain = PolicyReading(post)
+        reading = PolicyReading(post, exact=[1, 2], memory=[1, 2])
+        assert reading.memory_seats(seed, deals) == [1]
+        table, terms = plain.seat_log_likelihoods(seed, deals), reading.rule_log_terms(seed, deals)
+        assert terms[:, 1, EXACT].any() and terms[:, 2, MEMORY].any()  # the terms left out are not all 0
+        t2 = plain.temperatures(seed, deals)[2]
+        soft2 = table[:, 2, list(TEMPERATURES).index(t2) if t2 is not None else -1]
+        assert np.allclose(reading.log_likelihoods(seed, deals), terms[:, 1, MEMORY] + soft2 + terms[:, 2, EXACT])
+        alone = PolicyReading(post, memory=[2])  # without the exact term the softmax still explains seat 2 better
+        assert alone.memory_seats(seed, deals) == []
+
+
+def test_the_memory_rule_holds_every_choice_of_the_memory_bot() -> None:
+    """At the turn starts of games of ``memory`` bots, the rule's choices are the reveals the bot makes over all
+    its tie-breaks, and the bot's seeded choice is one of them."""
+    seen = 0
+    for seed in range(6):
+        rules = Rules(3 + seed % 2, Mode.PICANTE if seed % 3 == 2 else Mode.SIMPLE)
+        bots = [MemoryBot(random.Random(seed * 7 + s)) for s in range(rules.players)]
+        game = Game.deal(rules, seed=seed)
+        while not game.over:
+            view = game.view(game.to_move)
+            r = bots[game.to_move].choose_reveal(view)
+            if not view.turn:
+                options = memory_openings(view, Memory.of(view))
+                assert sorted(map(str, options)) == sorted(map(str, _memory_bot_choices(view)))
+                assert r in options
+                seen += len(options) > 1
+            game.reveal(r)
+    assert seen  # ties were met
+
+
+def test_the_expert_reads_memory_bots_by_their_rule_on_the_larger_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the start of its turn among ``memory`` bots the ``expert`` offers them the memory rule on
+    :data:`MEMORY_POOL` deals, reads both by it, asks no ``solver`` advice for them, and plays on that pool."""
+    pools: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+    real = PolicyReading.resample
+
+    def recorded(self: PolicyReading, seed: int, pool: int, size: int) -> np.ndarray:
+        pools.append((self.exact, tuple(self.memory_seats(seed, range(pool))), pool))
+        return real(self, seed, pool, size)
+
+    monkeypatch.setattr(PolicyReading, "resample", recorded)
+    game = _solver_table(Rules(3), 2, 18, ("memory",))
+    while not game.over and (game.to_move != 0 or game.turn):
+        game.reveal(MemoryBot(random.Random(0)).choose_reveal(game.view(game.to_move)))
+    assert not game.over
+    ExpertBot(random.Random(1), budget=400).choose_reveal(game.view(0))
+    assert pools == [((), (1, 2), MEMORY_POOL)]

@@ -31,10 +31,10 @@ from ..errors import ViewError
 from .expert import ExpertBot, TiesExpertBot
 from .swaps import pairing_swap
 from ..game.reveal import Reveal
-from ..game.rules import SEVEN, VALUES
+from ..game.rules import SEVEN
 from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
 from .search import Evaluation
-from .memory import Memory, MemoryTracker, Remembering, reachable, unaccounted
+from .memory import Memory, MemoryTracker, Remembering, promise, trio_in_sight, unaccounted
 from .rollout import ModelBot
 from ..game.view import PlayerView
 
@@ -99,24 +99,14 @@ class MemoryBot:
         face = view.turn
         if face:
             return self._continue(view, mem, legal, face[0].value)
-        # a trio it can see: three remembered cards of one value reachable in sequence
-        best_v, best_n, start = None, 0, None
-        for v in VALUES:
-            n, first = reachable(view, mem, v)
-            if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
-                best_v, best_n, start = v, n, first
-        if best_n >= 3 or (best_n == 2 and start is not None):
-            assert start is not None
+        start = trio_in_sight(view, mem)
+        if start is not None:
             return start
-        # else start with a card of the value it holds most of at its own ends
+        # else start with a card of the value it holds most of at its own ends (memory_openings: the ties)
         own = [r for r in legal if r.seat == view.seat]
         if own:
-            return max(own, key=lambda r: (self._promise(view, mem, mem.known(view, r) or 0), self.rng.random()))
+            return max(own, key=lambda r: (promise(view, mem, mem.known(view, r) or 0), self.rng.random()))
         return self._guess(view, mem, legal, None)
-
-    def _promise(self, view: PlayerView, mem: Memory, v: int) -> float:
-        n, _ = reachable(view, mem, v)
-        return n + unaccounted(view, mem).get(v, 0) / 10
 
     def _continue(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int) -> Reveal:
         for r in legal:

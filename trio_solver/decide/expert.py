@@ -25,7 +25,9 @@ likely win up).
   fit a sharp model is also read by the ``solver`` bot's own choice at its last
   turn start (the exact reading, on a pool of
   :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
-  :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players).
+  :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players); an opponent
+  whose first reveals the ``memory`` bot's opening rule explains better is read
+  by that rule on every turn start of its own (the memory rule).
 * ``expert-ties`` (:class:`TiesExpertBot`) takes the exact advisor's evaluations,
   ordered by the turn-level score of ``solver`` without its leak penalty
   (:func:`solver_score`), and races only the reveals that tie with the best (within
@@ -62,7 +64,7 @@ from ..infer.beliefs import Beliefs
 from ..errors import ViewError
 from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from ..game.reveal import Reveal
-from .reading import EXACT_MAX_PLAYERS, EXACT_POOL, PolicyReading, readable, sharp_seats
+from .reading import EXACT_MAX_PLAYERS, EXACT_POOL, MEMORY_POOL, PolicyReading, readable, sharp_seats
 from .rollout import public_memory
 from .scoring import bot_order, solver_score
 from .search import Advice, Evaluation, advise
@@ -145,7 +147,8 @@ class TiesExpertBot:
         its own play fits best, or not at all; unused without the reading). ``exact_reading``: whether the
         reading, at a turn start, also reads each opponent read at a temperature below
         :data:`~trio_solver.decide.reading.EXACT_BELOW` by the ``solver`` bot's own choice at its last
-        turn start, on a pool of :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
+        turn start, and offers every opponent the ``memory`` bot's opening rule as its model, on a pool of
+        :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
         :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players (``None``: the class's
         :attr:`reads_exactly`)."""
         self.rng = rng
@@ -208,18 +211,25 @@ class TiesExpertBot:
         evaluations with their turn figures under the read posterior. At a turn start with the exact
         reading on, at a table of at most :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players,
         and some opponent read sharply (:func:`~trio_solver.decide.reading.sharp_seats`, on the budget's
-        pool), the pool is :data:`~trio_solver.decide.reading.EXACT_POOL` deals read exactly. Otherwise no
-        posterior yet and the advisor's evaluations."""
+        pool) or read by the ``memory`` bot's rule (every opponent is offered it), the pool is
+        :data:`~trio_solver.decide.reading.EXACT_POOL` deals read that way. Otherwise no posterior yet and
+        the advisor's evaluations."""
         if not (self.policy_reading and len(evaluations) > 1 and readable(view)):
             return None, evaluations
         post = Posterior(view, beliefs, self.policy)
         reading = PolicyReading(post, self.temperature)
         n = pool = self._budget_for(view)
         if self.exact_reading and not view.turn and view.rules.players <= EXACT_MAX_PLAYERS:
-            seats = sharp_seats(reading.temperatures(seed, range(n)))
+            sharp = sharp_seats(reading.temperatures(seed, range(n)))
+            by_rule = PolicyReading(post, self.temperature,
+                                    memory=[s for s in range(view.rules.players) if s != view.seat])
+            rule_pool = min(MEMORY_POOL, n)
+            ruled = by_rule.memory_seats(seed, range(rule_pool))
+            seats = [s for s in sharp if s not in ruled]
             if seats:
-                reading = PolicyReading(post, self.temperature, exact=seats)
-                pool = min(EXACT_POOL, n)
+                reading, pool = PolicyReading(post, self.temperature, exact=seats, memory=ruled), min(EXACT_POOL, n)
+            elif ruled:
+                reading, pool = by_rule, rule_pool
         read = reading.reweigh(evaluations, seed, pool)
         post.follow(reading.resample(seed, pool, n))
         return post, read

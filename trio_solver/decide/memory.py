@@ -11,6 +11,10 @@ the history at every decision. It answers in two shapes:
   turn in progress: the kernel's state and the experts' races start from it (:func:`public_memory`).
 
 :class:`Remembering` is a bot's tracker of the game its views come from.
+
+The ``memory`` bot's opening rule lives here too (:func:`trio_in_sight`, :func:`promise`,
+:func:`memory_openings`): the bot plays it, and the ``expert``'s reading of opponents checks their
+first reveals against it.
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game.reveal import Reveal
-from ..game.rules import COPIES, VALUES
+from ..game.rules import COPIES, SEVEN, VALUES
 from ..game.table import StepReader
 from ..game.view import PlayerView
 
 __all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at",
-           "reachable", "unaccounted"]
+           "reachable", "unaccounted", "trio_in_sight", "promise", "memory_openings"]
 
 
 @dataclass
@@ -225,3 +229,40 @@ def reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None
                 break
         count += got
     return count, first
+
+
+def trio_in_sight(view: PlayerView, mem: Memory) -> Reveal | None:
+    """The first reveal of a trio the viewer can see: the value with the most remembered cards that can be
+    revealed one after the other (a 7 on a tie with the best so far), when there are three of them, or two
+    and a first one to reveal; else ``None``."""
+    best_v, best_n, start = None, 0, None
+    for v in VALUES:
+        n, first = reachable(view, mem, v)
+        if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
+            best_v, best_n, start = v, n, first
+    if best_n >= 3 or (best_n == 2 and start is not None):
+        return start
+    return None
+
+
+def promise(view: PlayerView, mem: Memory, v: int) -> float:
+    """How promising a turn on value ``v`` looks to a counting player: the remembered cards of ``v`` it can
+    reveal in sequence, plus a tenth of the copies of ``v`` not accounted for."""
+    n, _ = reachable(view, mem, v)
+    return n + unaccounted(view, mem).get(v, 0) / 10
+
+
+def memory_openings(view: PlayerView, mem: Memory) -> list[Reveal]:
+    """The first reveals the ``memory`` bot chooses among at a turn start of ``view`` (``mem``: what it
+    remembers), each as likely: the start of a trio in sight; else its own end cards of the most
+    :func:`promise`; else (an empty hand) the places not remembered, or any legal reveal."""
+    start = trio_in_sight(view, mem)
+    if start is not None:
+        return [start]
+    legal = view.legal_reveals()
+    own = [r for r in legal if r.seat == view.seat]
+    if own:
+        scores = [promise(view, mem, mem.known(view, r) or 0) for r in own]
+        top = max(scores)
+        return [r for r, x in zip(own, scores) if x == top]
+    return [r for r in legal if mem.known(view, r) is None] or legal

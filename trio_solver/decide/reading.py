@@ -41,6 +41,16 @@ that opponent, on top of the softmax. Each check is an exact advice from that vi
 it is made on a pool of :data:`EXACT_POOL` deals, an opponent's hand seen twice is checked once, and the
 ``expert`` reads this way at tables of at most :data:`EXACT_MAX_PLAYERS` players.
 
+**The memory rule** (``memory``, the ``expert``'s at a turn start too) offers every opponent a second model:
+the ``memory`` bot's own opening rule (:func:`~trio_solver.decide.memory.memory_openings`: the start of a
+trio in sight, else its own end cards of the most promise, each of its choices as likely). On each deal
+of the same pool the deal's past is replayed and every turn start of the opponent checked against the
+rule (no advice is asked: a check costs a replay step), a first reveal the rule does not make weighing
+:data:`EXACT_MISS`. An opponent is read by the rule when its evidence on the pool (the mean likelihood
+over the deals) beats that of the softmax at the opponent's temperature (with the exact reading's term
+when it is read exactly too), and then by the rule alone: a model chosen per opponent by how well it
+explains that opponent's own play (``memory`` bots are, ``solver`` bots are not, on the measured games).
+
 Only games without teams are read this way: in team play the secret swaps change the hands
 between turns in ways the current deal does not tell, and every deal keeps the weight 1. The
 analysis and the advice keep the public posterior (they judge the play against what anyone
@@ -63,12 +73,13 @@ from ..game.state import Game
 from ..game.view import PlayerView
 from ..kernel import MAXP, run_log_likelihoods, run_turn_values
 from .evaluate import MAX_SAMPLES, Posterior, deal_chunks, plan_array
-from .memory import Remembering, public_memory
+from .memory import Remembering, memory_openings, public_memory
 from .rollout import rules_array, to_action
 from .scoring import solver_choice, solver_scores
 from .search import Evaluation, goal_weights
 
 __all__ = ["DEFAULT_TEMPERATURE", "TEMPERATURES", "EXACT_BELOW", "EXACT_MAX_PLAYERS", "EXACT_MISS", "EXACT_POOL",
+           "MEMORY_POOL", "EXACT", "MEMORY",
            "PolicyReading", "readable", "history_arrays", "sharp_seats"]
 
 #: The temperature of the softmax over the model's turn-start scores that fits the first reveals of
@@ -87,6 +98,12 @@ EXACT_MISS = 0.01
 #: view costs several times more and there are more opponents, and its decisions then took 3 to 9 s at
 #: the 95th percentile, beyond the 2 s target (docs/MEASUREMENTS.md).
 EXACT_MAX_PLAYERS = 4
+#: The two rules :meth:`PolicyReading.rule_log_terms` checks first reveals against: the ``solver`` bot's
+#: choice at a seat's last turn start (the exact reading) and the ``memory`` bot's at every one.
+EXACT, MEMORY = 0, 1
+#: The deals the memory rule is offered on at a turn start (a check is a replay step, about 1 ms a deal), the
+#: pool of the turn figures and of the race's resampling when no seat is read exactly.
+MEMORY_POOL = 256
 #: The deals the exact reading checks at a turn start (each check is an exact advice from the
 #: opponent's view, about 10 ms), the pool of the turn figures and of the race's resampling.
 EXACT_POOL = 32
@@ -103,6 +120,13 @@ def _read_chance(exact: float, shift: float) -> float:
     if exact <= 0.0 or exact >= 1.0:
         return exact
     return min(max(exact + shift, UNCERTAIN), 1.0 - UNCERTAIN)
+
+def _evidence(log_likelihoods: np.ndarray) -> np.ndarray:
+    """The log of the mean likelihood over deals (the evidence for a model; along the first axis, deal
+    ``k`` at row ``k``), from log-likelihoods."""
+    top = log_likelihoods.max(axis=0)
+    return top + np.log(np.exp(log_likelihoods - top).mean(axis=0))  # type: ignore[no-any-return]
+
 
 def _same_move(view: PlayerView, a: Reveal, b: Reveal) -> bool:
     """Whether reveals ``a`` and ``b`` are one move at ``view``: the same card of a hand (the lowest and the
@@ -160,11 +184,18 @@ class PolicyReading:
     trusted the model would mislead.
 
     ``exact``: a list of watched seats also read by the ``solver`` bot's own choice at their last turn
-    start (the exact reading, :meth:`exact_log_factors`; :class:`~trio_solver.errors.ViewError` for the
+    start (the exact reading, :meth:`rule_log_terms`; :class:`~trio_solver.errors.ViewError` for the
     viewer's seat, an empty seat or anything but a list or tuple of seat numbers). The seats' softmax
-    terms stay, each at the temperature chosen on the deals weighed."""
+    terms stay, each at the temperature chosen on the deals weighed.
 
-    def __init__(self, post: Posterior, temperature: float | None = None, *, exact: Sequence[int] = ()) -> None:
+    ``memory``: a list of watched seats (the same errors) offered the ``memory`` bot's opening rule as
+    their model: a seat whose first reveals that rule explains better on the deals weighed than its
+    softmax (at its temperature, or the uniform choice when that won; with the exact reading's term
+    when the seat is in ``exact`` too) is read by the rule on every turn start of its own instead
+    (:meth:`memory_seats`)."""
+
+    def __init__(self, post: Posterior, temperature: float | None = None, *, exact: Sequence[int] = (),
+                 memory: Sequence[int] = ()) -> None:
         if not isinstance(post, Posterior):
             raise ViewError(f"post: expected a Posterior, got {type(post).__name__}")
         if temperature is not None:
@@ -180,10 +211,17 @@ class PolicyReading:
                                                             for s in exact):
             raise ViewError(f"exact: expected a list of watched seats, got {_args.show(exact)}")
         self.exact = tuple(sorted(set(exact)))
+        if not isinstance(memory, (list, tuple)) or not all(type(s) is int and 0 <= s < MAXP and self.watch[s]
+                                                             for s in memory):
+            raise ViewError(f"memory: expected a list of watched seats, got {_args.show(memory)}")
+        self.memory = tuple(sorted(set(memory)))
         self._past = [e for e in view.events if isinstance(e, Turn)]
         last = {t.seat: i for i, t in enumerate(self._past)}
-        self._check_at = {last[s]: s for s in self.exact if s in last}  # turn: the seat whose last start it is
-        self._checks: dict[tuple[int, tuple[int, ...]], bool] = {}  # (turn, seat's hand): chose as solver
+        self._exact_at = {last[s] for s in self.exact if s in last}  # the turns of each exact seat's last start
+        self._memory_at = {i for i, t in enumerate(self._past) if t.seat in self.memory}
+        # (turn, the mover's hand, EXACT or MEMORY): the log-term of the turn's first reveal
+        self._checks: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._rules_table: tuple[tuple[int, range, bytes], np.ndarray] | None = None
         self._remember: dict[int, Remembering] = {}  # by turn: every deal's past has the same public history
         self._table: tuple[tuple[int, range, bytes], np.ndarray] | None = None
         self.rules = rules_array(view.rules, "scoring")
@@ -238,67 +276,120 @@ class PolicyReading:
             elif self.temperature is not None:
                 out.append(self.temperature)
             else:
-                col = table[:, s, :]
-                top = col.max(axis=0)
-                evidence = top + np.log(np.exp(col - top).mean(axis=0))
-                t = int(np.argmax(evidence))
+                t = int(np.argmax(_evidence(table[:, s, :])))
                 out.append(TEMPERATURES[t] if t < len(TEMPERATURES) else None)
         return out
 
     def log_likelihoods(self, seed: int, deals: range) -> np.ndarray:
-        """The log-likelihood of the watched first reveals on each posterior deal of ``deals``, each seat
-        at its temperature (:meth:`temperatures`, chosen on these deals), plus the exact reading's
-        :meth:`exact_log_factors` when seats are read exactly."""
+        """The log-likelihood of the watched first reveals on each posterior deal of ``deals``: each seat
+        at its temperature (:meth:`temperatures`, chosen on these deals), plus the exact reading's term
+        for each seat of ``exact``; a seat of :meth:`memory_seats` by the ``memory`` bot's rule instead of
+        the softmax (:meth:`rule_log_terms`)."""
         table = self.seat_log_likelihoods(seed, deals)
         chosen = self._choose(table)
         grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
         out = np.zeros(len(deals))
+        by_rule = self._by_memory(seed, deals, table, chosen)
+        terms = self.rule_log_terms(seed, deals) if self.exact or by_rule else None
         for s, t in enumerate(chosen):
+            if s in by_rule:
+                assert terms is not None
+                out += terms[:, s, MEMORY]
+                continue
             if t is not None:
                 out += table[:, s, grid.index(t)]
-        if self.exact:
-            out += self.exact_log_factors(seed, deals)
+            if s in self.exact:
+                assert terms is not None
+                out += terms[:, s, EXACT]
         return out
 
-    def exact_log_factors(self, seed: int, deals: range) -> np.ndarray:
-        """The exact reading's log-factor of each posterior deal of ``deals``: ``log`` :data:`EXACT_MISS`
-        for each seat of ``exact`` whose last first reveal is not the one the ``solver`` bot
-        (:func:`~trio_solver.decide.scoring.solver_scores`) chooses from that seat's view then, on the
-        deal's past (0 where every such seat chose as ``solver`` does)."""
+    def memory_seats(self, seed: int, deals: range) -> list[int]:
+        """The seats of ``memory`` read by the ``memory`` bot's rule on ``deals``: those whose first reveals it
+        explains better (the larger mean likelihood over the deals, as :meth:`temperatures` chooses) than
+        the softmax at the seat's temperature, or than the uniform choice when that one won."""
+        table = self.seat_log_likelihoods(seed, deals)
+        return self._by_memory(seed, deals, table, self._choose(table))
+
+    def _by_memory(self, seed: int, deals: range, table: np.ndarray, chosen: list[float | None]) -> list[int]:
+        if not self.memory or not len(deals):
+            return []
+        grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
+        terms = self.rule_log_terms(seed, deals)
+        out = []
+        for s in self.memory:
+            if not terms[:, s, MEMORY].any() and not table[:, s, :].any():
+                continue  # no first reveal of its own yet
+            base = table[:, s, grid.index(chosen[s])] if chosen[s] is not None else table[:, s, -1]
+            if s in self.exact:
+                base = base + terms[:, s, EXACT]
+            if float(_evidence(terms[:, s, MEMORY])) > float(_evidence(base)):
+                out.append(s)
+        return out
+
+    def rule_log_terms(self, seed: int, deals: range) -> np.ndarray:
+        """``[k, seat, rule]``: the terms the bots' own rules give posterior deal ``deals[k]`` on the deal's
+        past (:meth:`deal_log_terms`; ``rule``: :data:`EXACT` or :data:`MEMORY`), read-only, kept for the last
+        ``seed`` and ``deals`` asked."""
         deals = self._positions(deals)
-        out = np.zeros(len(deals))
+        key = self._key(seed, deals)
+        if self._rules_table is not None and self._rules_table[0] == key:
+            return self._rules_table[1]
+        out = np.zeros((len(deals), MAXP, 2))
         for k, j in enumerate(deals):
             limits.check("the policy reading")
             sim = self.post.sim(seed, j)
-            out[k] = self.deal_log_factor(sim.hands, [c if c is not None else -1 for c in sim.centre])
+            out[k] = self.deal_log_terms(sim.hands, [c if c is not None else -1 for c in sim.centre])
+        out.setflags(write=False)
+        self._rules_table = (key, out)
         return out
 
-    def deal_log_factor(self, hands: Sequence[Sequence[int]], centre: Sequence[int]) -> float:
-        """The exact reading's log-factor (:meth:`exact_log_factors`) of the deal whose hands and centre
-        are ``hands`` and ``centre`` now (a centre slot a trio took: any value, -1 say): its start is
-        rebuilt with the cards the trios took (public), and its past replayed to the last turn start
-        of each seat of ``exact``."""
-        view, checks = self.post.view, self._check_at
-        if not checks:
-            return 0.0
+    def deal_log_terms(self, hands: Sequence[Sequence[int]], centre: Sequence[int]) -> np.ndarray:
+        """``[seat, rule]``: the bots' own rules' log-terms of the deal whose hands and centre are ``hands``
+        and ``centre`` now (a centre slot a trio took: any value, -1 say). Its start is rebuilt with the
+        cards the trios took (public) and its past replayed by the engine:
+
+        * ``[seat, EXACT]``, a seat of ``exact``: ``log`` :data:`EXACT_MISS` if its last first reveal is not
+          the one the ``solver`` bot (:func:`~trio_solver.decide.scoring.solver_scores`) chooses from that
+          seat's view then, 0 if it is;
+        * ``[seat, MEMORY]``, a seat of ``memory``: the sum over its turn starts of the log-likelihood of its
+          first reveal under the ``memory`` bot's rule (:func:`~trio_solver.decide.memory.memory_openings`:
+          each of the rule's choices as likely), ``log`` :data:`EXACT_MISS` for one the rule does not choose.
+
+        Every other entry is 0."""
+        view = self.post.view
+        out = np.zeros((MAXP, 2))
+        checked = self._exact_at | self._memory_at
+        if not checked:
+            return out
         start = [list(h) + [v for v in range(1, 13) for _ in range(int(self.removed[s, v]))]
                  for s, h in enumerate(hands)]
         slots = [int(self.centre_removed[i]) if self.centre_removed[i] >= 0 else int(c)
                  for i, c in enumerate(centre)]
         game = Game.from_deal(view.rules, start, slots, first_player=view.first_player)
-        misses = 0
-        for i, t in enumerate(self._past[:max(checks) + 1]):
-            if i in checks:
-                seat_view = game.view(checks[i])
-                key = (i, tuple(seat_view.hand or ()))
-                if key not in self._checks:
-                    tracker = self._remember.setdefault(i, Remembering())
-                    choice = solver_choice(solver_scores(seat_view, remember=tracker))
-                    self._checks[key] = _same_move(seat_view, choice, t.reveals[0].reveal)
-                misses += not self._checks[key]
+        for i, t in enumerate(self._past[:max(checked) + 1]):
+            if i in checked:
+                seat_view = game.view(t.seat)
+                hand = tuple(seat_view.hand or ())
+                for rule in (EXACT, MEMORY):
+                    if i in (self._exact_at if rule == EXACT else self._memory_at):
+                        key = (i, hand, rule)
+                        if key not in self._checks:
+                            self._checks[key] = self._check(i, seat_view, t.reveals[0].reveal, rule)
+                        out[t.seat, rule] += self._checks[key]
             for r in t.reveals:
                 game.reveal(r.reveal)
-        return misses * math.log(EXACT_MISS)
+        return out
+
+    def _check(self, turn: int, seat_view: PlayerView, chosen: Reveal, rule: int) -> float:
+        """The log-term of first reveal ``chosen`` at the start of turn ``turn`` (numbered among the turns)
+        under ``rule`` (:data:`EXACT` or :data:`MEMORY`), from its mover's ``seat_view`` on a deal."""
+        tracker = self._remember.setdefault(turn, Remembering())
+        if rule == EXACT:
+            choice = solver_choice(solver_scores(seat_view, remember=tracker))
+            return 0.0 if _same_move(seat_view, choice, chosen) else math.log(EXACT_MISS)
+        options = memory_openings(seat_view, tracker(seat_view))
+        hits = sum(_same_move(seat_view, r, chosen) for r in options)
+        return math.log(hits / len(options)) if hits else math.log(EXACT_MISS)
 
     def weights(self, seed: int, deals: range) -> np.ndarray:
         """Each deal's weight, normalised to sum to 1 (read-only; kept for the last ``seed`` and ``deals``
