@@ -20,6 +20,7 @@ from trio_solver.decide.evaluate import Posterior, plan_array
 from trio_solver.decide.bots import MemoryBot, make_bot
 from trio_solver.decide.memory import Memory, memory_openings
 from trio_solver.decide import expert
+from trio_solver.decide import reading as reading_module
 from trio_solver.decide.expert import ExpertBot
 from trio_solver.decide.reading import (DEFAULT_TEMPERATURE, EXACT, EXACT_BELOW, EXACT_MAX_PLAYERS, EXACT_MISS,
                                        EXACT_POOL, MEMORY, MEMORY_POOL, PolicyReading, TEMPERATURES, _same_move,
@@ -444,17 +445,17 @@ def test_the_exact_reading_refuses_seats_it_cannot_read() -> None:
 def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players: int,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """At the start of its turn among ``solver`` bots the ``expert`` checks its pool's deals against the
-    ``solver`` bot's choices (only the pool's: :data:`EXACT_POOL` deals) at 3 players, never at 5 (beyond
-    :data:`EXACT_MAX_PLAYERS`), nor in the middle of a turn, nor when told not to."""
+    ``solver`` bot's choices (only the pool's: :data:`EXACT_POOL` deals, each replayed once) at 3 players, never
+    at 5 (beyond :data:`EXACT_MAX_PLAYERS`), nor in the middle of a turn, nor when told not to."""
     calls: list[int] = []
-    real = PolicyReading.rule_log_terms
+    real = PolicyReading.deal_log_terms
 
-    def counted(self: PolicyReading, seed: int, deals: range) -> np.ndarray:
+    def counted(self: PolicyReading, hands: list[list[int]], centre: list[int]) -> np.ndarray:
         if self.exact:
-            calls.append(len(deals))
-        return real(self, seed, deals)
+            calls.append(1)
+        return real(self, hands, centre)
 
-    monkeypatch.setattr(PolicyReading, "rule_log_terms", counted)
+    monkeypatch.setattr(PolicyReading, "deal_log_terms", counted)
     game = _solver_table(Rules(players), 3, 3 * players)
     while not game.over and (game.to_move != 0 or game.turn):
         game.reveal(make_bot("solver", random.Random(0)).choose_reveal(game.view(game.to_move)))
@@ -465,11 +466,11 @@ def test_the_expert_reads_exactly_at_its_turn_start_on_small_tables_only(players
     assert calls == []
     bot = ExpertBot(random.Random(1), budget=96)
     r = bot.choose_reveal(view)
-    assert set(calls) == ({min(EXACT_POOL, 96)} if players <= EXACT_MAX_PLAYERS else set())
+    assert len(calls) == (min(EXACT_POOL, 96) if players <= EXACT_MAX_PLAYERS else 0)
     if players > EXACT_MAX_PLAYERS:  # the table's size alone keeps the reading off: a larger limit reads it
         monkeypatch.setattr(expert, "EXACT_MAX_PLAYERS", players)
         ExpertBot(random.Random(1), budget=96).choose_reveal(view)
-        assert set(calls) == {min(EXACT_POOL, 96)}
+        assert len(calls) == min(EXACT_POOL, 96)
     calls.clear()
     game.reveal(r)  # a first reveal never ends a turn
     assert game.to_move == 0 and game.turn
@@ -591,7 +592,7 @@ def test_the_memory_rule_reads_the_seats_it_explains_best() -> None:
         table, terms = plain.seat_log_likelihoods(seed, deals), reading.rule_log_terms(seed, deals)
         assert terms[:, 1, EXACT].any() and terms[:, 2, MEMORY].any()  # the terms left out are not all 0
         t2 = plain.temperatures(seed, deals)[2]
-        soft2 = table[:, 2, list(TEMPERATURES).index(t2) if t2 is not None else -1]
+        soft2 = table[:, 2, list(TEMPERATURES).index(t2)] if t2 is not None else 0.0
         assert np.allclose(reading.log_likelihoods(seed, deals), terms[:, 1, MEMORY] + soft2 + terms[:, 2, EXACT])
         alone = PolicyReading(post, memory=[2])  # without the exact term the softmax still explains seat 2 better
         assert alone.memory_seats(seed, deals) == []
@@ -634,3 +635,74 @@ def test_the_expert_reads_memory_bots_by_their_rule_on_the_larger_pool(monkeypat
     assert not game.over
     ExpertBot(random.Random(1), budget=400).choose_reveal(game.view(0))
     assert pools == [((), (1, 2), MEMORY_POOL)]
+
+
+def test_the_memory_rule_term_counts_the_choices_that_are_the_observed_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first reveal that ``hits`` of the rule's ``k`` choices are the same move as has the likelihood ``hits / k``
+    (a one-card hand's two ends, unseen centre cards); one the rule does not make, :data:`EXACT_MISS`."""
+    game = _solver_table(Rules(3), 0, 14, ("memory",))
+    view = game.view(0)
+    turns = [e for e in view.events if isinstance(e, Turn)]
+    opened = [t.reveals[0].reveal for t in turns if t.seat == 1]  # seat 1's first reveals, turn by turn
+    assert len(opened) >= 2
+    true_centre = [c if here else -1 for c, here in zip(game.centre, view.centre_present)]
+    for copies, others, want in ((2, 1, math.log(2 / 3)), (1, 0, 0.0), (0, 2, math.log(EXACT_MISS))):
+        def rule(seat_view: PlayerView, mem: Memory, copies: int = copies, others: int = others) -> list[Reveal]:
+            chosen = opened[sum(isinstance(e, Turn) and e.seat == 1 for e in seat_view.events)]
+            other = next(r for r in seat_view.legal_reveals() if not _same_move(seat_view, r, chosen))
+            return [chosen] * copies + [other] * others
+
+        monkeypatch.setattr(reading_module, "memory_openings", rule)
+        reading = PolicyReading(Posterior(view, policy="scoring"), memory=[1])
+        terms = reading.deal_log_terms([list(h) for h in game.hands], true_centre)
+        assert terms[1, MEMORY] == pytest.approx(len(opened) * want)
+        assert not terms[2].any() and not terms[:, EXACT].any()
+
+
+def test_the_exact_term_takes_part_in_the_choice_of_the_memory_rule() -> None:
+    """A seat read exactly is compared with the rule by its softmax and exact terms together: at this early
+    position of ``solver`` bots, seat 2's last first reveal is not ``solver``'s choice on most posterior deals,
+    so the rule explains it better than softmax and exact term, though not better than the softmax alone."""
+    game = _solver_table(Rules(3), 2, 6)
+    post = Posterior(game.view(0), policy="scoring")
+    deals = range(16)
+    both = PolicyReading(post, exact=[1, 2], memory=[1, 2])
+    assert 2 in both.memory_seats(2, deals)
+    assert 2 not in PolicyReading(post, exact=[1], memory=[1, 2]).memory_seats(2, deals)
+    terms = both.rule_log_terms(2, deals)
+    assert terms[:, 2, EXACT].min() < 0  # the exact term is what tells them apart
+
+
+def test_chosen_memory_seats_are_read_by_the_rule_without_the_gate() -> None:
+    """With ``gated=False`` every seat of ``memory`` is read by the rule, even one the softmax explains better; a
+    ``gated`` that is not a bool is refused."""
+    game = _solver_table(Rules(3), 0, 24, ("memory", "solver"))
+    post = Posterior(game.view(0), policy="scoring")
+    deals = range(16)
+    assert PolicyReading(post, memory=[1, 2]).memory_seats(0, deals) == [1]
+    forced = PolicyReading(post, memory=[1, 2], gated=False)
+    assert forced.memory_seats(0, deals) == [1, 2]
+    terms = forced.rule_log_terms(0, deals)
+    assert np.allclose(forced.log_likelihoods(0, deals), terms[:, 1, MEMORY] + terms[:, 2, MEMORY])
+    with pytest.raises(ViewError, match="gated"):
+        PolicyReading(post, memory=[1], gated=1)  # type: ignore[arg-type]
+
+
+def test_the_expert_reads_a_memory_bot_by_its_rule_and_a_solver_bot_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the start of its turn at a table of a ``memory`` bot (seat 1) and a ``solver`` bot (seat 2), the ``expert``
+    reads seat 1 by the memory rule and seat 2 exactly, both on :data:`EXACT_POOL` deals."""
+    pools: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+    real = PolicyReading.resample
+
+    def recorded(self: PolicyReading, seed: int, pool: int, size: int) -> np.ndarray:
+        pools.append((self.exact, tuple(self.memory_seats(seed, range(pool))), pool))
+        return real(self, seed, pool, size)
+
+    monkeypatch.setattr(PolicyReading, "resample", recorded)
+    game = _solver_table(Rules(3), 1, 24, ("memory", "solver"))
+    bots = [MemoryBot(random.Random(0)), MemoryBot(random.Random(1)), make_bot("solver", random.Random(2))]
+    while not game.over and (game.to_move != 0 or game.turn):
+        game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
+    assert not game.over
+    ExpertBot(random.Random(1), budget=400).choose_reveal(game.view(0))
+    assert pools == [((2,), (1,), EXACT_POOL)]

@@ -147,8 +147,9 @@ class TiesExpertBot:
         its own play fits best, or not at all; unused without the reading). ``exact_reading``: whether the
         reading, at a turn start, also reads each opponent read at a temperature below
         :data:`~trio_solver.decide.reading.EXACT_BELOW` by the ``solver`` bot's own choice at its last
-        turn start, and offers every opponent the ``memory`` bot's opening rule as its model, on a pool of
-        :data:`~trio_solver.decide.reading.EXACT_POOL` deals, at tables of at most
+        turn start (on a pool of :data:`~trio_solver.decide.reading.EXACT_POOL` deals), and offers every
+        opponent the ``memory`` bot's opening rule as its model (on
+        :data:`~trio_solver.decide.reading.MEMORY_POOL` deals), at tables of at most
         :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players (``None``: the class's
         :attr:`reads_exactly`)."""
         self.rng = rng
@@ -210,9 +211,12 @@ class TiesExpertBot:
         resampled by weight from a pool as large as the budget, with the decision's seed) and the
         evaluations with their turn figures under the read posterior. At a turn start with the exact
         reading on, at a table of at most :data:`~trio_solver.decide.reading.EXACT_MAX_PLAYERS` players,
-        and some opponent read sharply (:func:`~trio_solver.decide.reading.sharp_seats`, on the budget's
-        pool) or read by the ``memory`` bot's rule (every opponent is offered it), the pool is
-        :data:`~trio_solver.decide.reading.EXACT_POOL` deals read that way. Otherwise no posterior yet and
+        every opponent is offered the ``memory`` bot's rule on
+        :data:`~trio_solver.decide.reading.MEMORY_POOL` deals. When an opponent read sharply
+        (:func:`~trio_solver.decide.reading.sharp_seats`, on the budget's pool) is not taken by the rule,
+        it is read exactly, the rule's opponents by the rule, on
+        :data:`~trio_solver.decide.reading.EXACT_POOL` deals; else, when the rule takes an opponent, the
+        pool is its :data:`~trio_solver.decide.reading.MEMORY_POOL` deals. Otherwise no posterior yet and
         the advisor's evaluations."""
         if not (self.policy_reading and len(evaluations) > 1 and readable(view)):
             return None, evaluations
@@ -227,7 +231,8 @@ class TiesExpertBot:
             ruled = by_rule.memory_seats(seed, range(rule_pool))
             seats = [s for s in sharp if s not in ruled]
             if seats:
-                reading, pool = PolicyReading(post, self.temperature, exact=seats, memory=ruled), min(EXACT_POOL, n)
+                reading = PolicyReading(post, self.temperature, exact=seats, memory=ruled, gated=False)
+                pool = min(EXACT_POOL, n)
             elif ruled:
                 reading, pool = by_rule, rule_pool
         read = reading.reweigh(evaluations, seed, pool)

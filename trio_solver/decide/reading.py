@@ -44,12 +44,14 @@ it is made on a pool of :data:`EXACT_POOL` deals, an opponent's hand seen twice 
 **The memory rule** (``memory``, the ``expert``'s at a turn start too) offers every opponent a second model:
 the ``memory`` bot's own opening rule (:func:`~trio_solver.decide.memory.memory_openings`: the start of a
 trio in sight, else its own end cards of the most promise, each of its choices as likely). On each deal
-of the same pool the deal's past is replayed and every turn start of the opponent checked against the
-rule (no advice is asked: a check costs a replay step), a first reveal the rule does not make weighing
-:data:`EXACT_MISS`. An opponent is read by the rule when its evidence on the pool (the mean likelihood
-over the deals) beats that of the softmax at the opponent's temperature (with the exact reading's term
-when it is read exactly too), and then by the rule alone: a model chosen per opponent by how well it
-explains that opponent's own play (``memory`` bots are, ``solver`` bots are not, on the measured games).
+the deal's past is replayed and every turn start of the opponent checked against the rule (no advice is
+asked: a check costs a replay step, so the ``expert`` offers it on :data:`MEMORY_POOL` deals): a first
+reveal that ``hits`` of the rule's ``k`` choices are the same move as has the likelihood ``hits / k``, one
+the rule does not make :data:`EXACT_MISS`. An opponent is read by the rule when its evidence on the
+deals (the mean likelihood over them) beats that of the softmax at the opponent's temperature (with the
+exact reading's term when it is read exactly too), and then by the rule alone: a model chosen per
+opponent by how well it explains that opponent's own play. ``memory`` bots are taken; ``solver`` bots
+sometimes are, when their few first reveals so far are the rule's too (docs/MEASUREMENTS.md).
 
 Only games without teams are read this way: in team play the secret swaps change the hands
 between turns in ways the current deal does not tell, and every deal keeps the weight 1. The
@@ -101,8 +103,9 @@ EXACT_MAX_PLAYERS = 4
 #: The two rules :meth:`PolicyReading.rule_log_terms` checks first reveals against: the ``solver`` bot's
 #: choice at a seat's last turn start (the exact reading) and the ``memory`` bot's at every one.
 EXACT, MEMORY = 0, 1
-#: The deals the memory rule is offered on at a turn start (a check is a replay step, about 1 ms a deal), the
-#: pool of the turn figures and of the race's resampling when no seat is read exactly.
+#: The deals the ``expert`` offers the memory rule on at a turn start (a check is a replay step, about 1 ms a
+#: deal): the pool of the turn figures and of the race's resampling when the rule takes an opponent and no
+#: other opponent is read exactly.
 MEMORY_POOL = 256
 #: The deals the exact reading checks at a turn start (each check is an exact advice from the
 #: opponent's view, about 10 ms), the pool of the turn figures and of the race's resampling.
@@ -192,10 +195,11 @@ class PolicyReading:
     their model: a seat whose first reveals that rule explains better on the deals weighed than its
     softmax (at its temperature, or the uniform choice when that won; with the exact reading's term
     when the seat is in ``exact`` too) is read by the rule on every turn start of its own instead
-    (:meth:`memory_seats`)."""
+    (:meth:`memory_seats`). With ``gated=False`` every seat of ``memory`` is read by the rule (the seats
+    were chosen already: the ``expert`` chooses them on a larger pool than its exact reading's)."""
 
     def __init__(self, post: Posterior, temperature: float | None = None, *, exact: Sequence[int] = (),
-                 memory: Sequence[int] = ()) -> None:
+                 memory: Sequence[int] = (), gated: bool = True) -> None:
         if not isinstance(post, Posterior):
             raise ViewError(f"post: expected a Posterior, got {type(post).__name__}")
         if temperature is not None:
@@ -215,6 +219,9 @@ class PolicyReading:
                                                              for s in memory):
             raise ViewError(f"memory: expected a list of watched seats, got {_args.show(memory)}")
         self.memory = tuple(sorted(set(memory)))
+        if not isinstance(gated, bool):
+            raise ViewError(f"gated: expected true or false, got {_args.show(gated)}")
+        self.gated = gated
         self._past = [e for e in view.events if isinstance(e, Turn)]
         last = {t.seat: i for i, t in enumerate(self._past)}
         self._exact_at = {last[s] for s in self.exact if s in last}  # the turns of each exact seat's last start
@@ -313,6 +320,8 @@ class PolicyReading:
     def _by_memory(self, seed: int, deals: range, table: np.ndarray, chosen: list[float | None]) -> list[int]:
         if not self.memory or not len(deals):
             return []
+        if not self.gated:
+            return list(self.memory)
         grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
         terms = self.rule_log_terms(seed, deals)
         out = []
