@@ -618,9 +618,10 @@ def test_the_memory_rule_holds_every_choice_of_the_memory_bot() -> None:
     assert seen  # ties were met
 
 
-def test_the_expert_reads_memory_bots_by_their_rule_on_the_larger_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At the start of its turn among ``memory`` bots the ``expert`` offers them the memory rule on
-    :data:`MEMORY_POOL` deals, reads both by it, asks no ``solver`` advice for them, and plays on that pool."""
+def _expert_pools(monkeypatch: pytest.MonkeyPatch, seed: int, reveals: int,
+                  kinds: tuple[str, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """At the next turn start of seat 0 of a :func:`_solver_table` game (the same kinds of bots playing on), what
+    the ``expert``'s reading was when it resampled: its exact seats, its memory-rule seats and its pool."""
     pools: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
     real = PolicyReading.resample
 
@@ -629,12 +630,25 @@ def test_the_expert_reads_memory_bots_by_their_rule_on_the_larger_pool(monkeypat
         return real(self, seed, pool, size)
 
     monkeypatch.setattr(PolicyReading, "resample", recorded)
-    game = _solver_table(Rules(3), 2, 18, ("memory",))
+    game = _solver_table(Rules(3), seed, reveals, kinds)
+    bots = [MemoryBot(random.Random(0))] + [make_bot(kinds[(s - 1) % len(kinds)], random.Random(s)) for s in (1, 2)]
     while not game.over and (game.to_move != 0 or game.turn):
-        game.reveal(MemoryBot(random.Random(0)).choose_reveal(game.view(game.to_move)))
+        game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
     assert not game.over
     ExpertBot(random.Random(1), budget=400).choose_reveal(game.view(0))
-    assert pools == [((), (1, 2), MEMORY_POOL)]
+    return pools
+
+
+def test_the_expert_reads_memory_bots_by_their_rule_on_the_larger_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the start of its turn among ``memory`` bots the ``expert`` offers them the memory rule on
+    :data:`MEMORY_POOL` deals, reads both by it, asks no ``solver`` advice for them, and plays on that pool."""
+    assert _expert_pools(monkeypatch, 2, 18, ("memory",)) == [((), (1, 2), MEMORY_POOL)]
+
+
+def test_the_expert_reads_a_memory_bot_by_its_rule_and_a_solver_bot_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the start of its turn at a table of a ``memory`` bot (seat 1) and a ``solver`` bot (seat 2), the ``expert``
+    reads seat 1 by the memory rule and seat 2 exactly, both on :data:`EXACT_POOL` deals."""
+    assert _expert_pools(monkeypatch, 1, 24, ("memory", "solver")) == [((2,), (1,), EXACT_POOL)]
 
 
 def test_the_memory_rule_term_counts_the_choices_that_are_the_observed_move(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -686,23 +700,3 @@ def test_chosen_memory_seats_are_read_by_the_rule_without_the_gate() -> None:
     assert np.allclose(forced.log_likelihoods(0, deals), terms[:, 1, MEMORY] + terms[:, 2, MEMORY])
     with pytest.raises(ViewError, match="gated"):
         PolicyReading(post, memory=[1], gated=1)  # type: ignore[arg-type]
-
-
-def test_the_expert_reads_a_memory_bot_by_its_rule_and_a_solver_bot_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At the start of its turn at a table of a ``memory`` bot (seat 1) and a ``solver`` bot (seat 2), the ``expert``
-    reads seat 1 by the memory rule and seat 2 exactly, both on :data:`EXACT_POOL` deals."""
-    pools: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
-    real = PolicyReading.resample
-
-    def recorded(self: PolicyReading, seed: int, pool: int, size: int) -> np.ndarray:
-        pools.append((self.exact, tuple(self.memory_seats(seed, range(pool))), pool))
-        return real(self, seed, pool, size)
-
-    monkeypatch.setattr(PolicyReading, "resample", recorded)
-    game = _solver_table(Rules(3), 1, 24, ("memory", "solver"))
-    bots = [MemoryBot(random.Random(0)), MemoryBot(random.Random(1)), make_bot("solver", random.Random(2))]
-    while not game.over and (game.to_move != 0 or game.turn):
-        game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
-    assert not game.over
-    ExpertBot(random.Random(1), budget=400).choose_reveal(game.view(0))
-    assert pools == [((2,), (1,), EXACT_POOL)]
