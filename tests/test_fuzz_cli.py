@@ -205,6 +205,53 @@ def test_ctrl_c_while_the_command_loads_exits_130_in_one_line(how: str, after: f
     _ctrl_c_after(after, None if how == "python -m" else [str(Path(sys.executable).with_name("trio-solver"))])
 
 
+#: Run in a fresh interpreter: the command, with a Ctrl-C that lands, while the command line loads, in a callback
+#: (a weak reference's, as llvmlite's destructors and the import locks' are), where it cannot unwind.
+_LOST_WHILE_LOADING = """
+import sys, weakref
+
+class Finder:
+    def find_spec(self, name, path, target=None):
+        if name == "trio_solver.doors.cli":
+            class Obj:
+                pass
+            def interrupted(ref):
+                raise KeyboardInterrupt
+            obj = Obj()
+            ref = weakref.ref(obj, interrupted)
+            del obj
+        return None
+"""
+#: The same, with a Ctrl-C that Python turns into another error on its way (as it does while a class is built).
+_TURNED_WHILE_LOADING = """
+import sys
+
+class Finder:
+    def find_spec(self, name, path, target=None):
+        if name == "trio_solver.doors.cli":
+            raise RuntimeError("Error calling __set_name__") from KeyboardInterrupt()
+        return None
+"""
+#: What both scripts then run: the command, which would analyse for hours.
+_COMMAND = """
+
+sys.meta_path.insert(0, Finder())
+sys.argv = ["trio-solver", "analyse", sys.argv[1], "--samples", "200000", "--confidence", "1"]
+from trio_solver.__main__ import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("how", [_LOST_WHILE_LOADING, _TURNED_WHILE_LOADING], ids=["lost", "turned"])
+def test_a_ctrl_c_lost_in_a_callback_while_the_command_loads_still_ends_it(how: str) -> None:
+    """A Ctrl-C that Python can only report as ignored (it landed in a callback while the library loaded), or that
+    it turned into another error, ends the command all the same, with its one line and status 130, instead of
+    hours of analysis or a traceback."""
+    proc = subprocess.run([sys.executable, "-c", how + _COMMAND, TEAMS6], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "trio-solver: interrupted\n")
+
+
 @pytest.mark.parametrize("after", [2.0, 4.0])
 def test_ctrl_c_while_numba_compiles_exits_130_in_one_line(tmp_path: Path, after: float) -> None:
     """On a fresh machine the first run compiles the playout kernel, and numba's compiler calls back into
