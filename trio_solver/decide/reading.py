@@ -211,14 +211,8 @@ class PolicyReading:
         self.temperature = temperature
         self.history, self.removed, self.centre_removed = history_arrays(view)
         self.watch = np.array([s != view.seat and s < view.rules.players for s in range(MAXP)], dtype=np.bool_)
-        if not isinstance(exact, (list, tuple)) or not all(type(s) is int and 0 <= s < MAXP and self.watch[s]
-                                                            for s in exact):
-            raise ViewError(f"exact: expected a list of watched seats, got {_args.show(exact)}")
-        self.exact = tuple(sorted(set(exact)))
-        if not isinstance(memory, (list, tuple)) or not all(type(s) is int and 0 <= s < MAXP and self.watch[s]
-                                                             for s in memory):
-            raise ViewError(f"memory: expected a list of watched seats, got {_args.show(memory)}")
-        self.memory = tuple(sorted(set(memory)))
+        self.exact = self._watched_seats("exact", exact)
+        self.memory = self._watched_seats("memory", memory)
         if not isinstance(gated, bool):
             raise ViewError(f"gated: expected true or false, got {_args.show(gated)}")
         self.gated = gated
@@ -232,9 +226,18 @@ class PolicyReading:
         self._remember: dict[int, Remembering] = {}  # by turn: every deal's past has the same public history
         self._table: tuple[tuple[int, range, bytes], np.ndarray] | None = None
         self.rules = rules_array(view.rules, "scoring")
-        grid = [temperature] if temperature is not None else list(TEMPERATURES)
+        #: the temperatures of the table's columns (:meth:`seat_log_likelihoods`), the uniform choice's after them
+        self._grid: list[float] = [temperature] if temperature is not None else list(TEMPERATURES)
         self._last: tuple[tuple[int, range, bytes], np.ndarray] | None = None
-        self._inv = np.array([1.0 / t for t in grid] + ([] if temperature is not None else [0.0]))
+        self._inv = np.array([1.0 / t for t in self._grid] + ([] if temperature is not None else [0.0]))
+
+    def _watched_seats(self, name: str, seats: object) -> tuple[int, ...]:
+        """``seats`` checked to be a list or tuple of watched seat numbers (else :class:`ViewError` naming the
+        argument ``name``), sorted without repeats."""
+        if not isinstance(seats, (list, tuple)) or not all(type(s) is int and 0 <= s < MAXP and self.watch[s]
+                                                            for s in seats):
+            raise ViewError(f"{name}: expected a list of watched seats, got {_args.show(seats)}")
+        return tuple(sorted(set(seats)))
 
     def _key(self, seed: int, deals: range) -> tuple[int, range, bytes]:
         """What a cached table or weight stands for: the seed, the positions, and the deals behind them
@@ -294,7 +297,6 @@ class PolicyReading:
         the softmax (:meth:`rule_log_terms`)."""
         table = self.seat_log_likelihoods(seed, deals)
         chosen = self._choose(table)
-        grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
         out = np.zeros(len(deals))
         by_rule = self._by_memory(seed, deals, table, chosen)
         terms = self.rule_log_terms(seed, deals) if self.exact or by_rule else None
@@ -304,7 +306,7 @@ class PolicyReading:
                 out += terms[:, s, MEMORY]
                 continue
             if t is not None:
-                out += table[:, s, grid.index(t)]
+                out += table[:, s, self._grid.index(t)]
             if s in self.exact:
                 assert terms is not None
                 out += terms[:, s, EXACT]
@@ -322,13 +324,13 @@ class PolicyReading:
             return []
         if not self.gated:
             return list(self.memory)
-        grid = [self.temperature] if self.temperature is not None else list(TEMPERATURES)
         terms = self.rule_log_terms(seed, deals)
         out = []
         for s in self.memory:
             if not terms[:, s, MEMORY].any() and not table[:, s, :].any():
                 continue  # no first reveal of its own yet
-            base = table[:, s, grid.index(chosen[s])] if chosen[s] is not None else table[:, s, -1]
+            t = chosen[s]
+            base = table[:, s, self._grid.index(t)] if t is not None else table[:, s, -1]
             if s in self.exact:
                 base = base + terms[:, s, EXACT]
             if float(_evidence(terms[:, s, MEMORY])) > float(_evidence(base)):
