@@ -261,8 +261,11 @@ def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> Non
         sys.exit(main())
     """)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
+    # SIGINT ignored (and children inherit that)
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     children: list[int] = []
     try:
         url = f"http://127.0.0.1:{port}/v1/health"
