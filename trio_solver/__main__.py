@@ -11,6 +11,8 @@ import os
 import sys
 from typing import Any, NoReturn
 
+from ._interrupts import after_interrupt
+
 __all__ = ["main"]
 
 
@@ -37,7 +39,7 @@ def main() -> int:
         if lost:
             raise KeyboardInterrupt
     except Exception as e:  # an interrupt that Python turned into another error on its way (a class being built)
-        if not _caused_by_interrupt(e):
+        if not after_interrupt(e):
             raise
         _end_interrupted()
     except KeyboardInterrupt:
@@ -66,18 +68,6 @@ def _end_interrupted() -> NoReturn:
         sys.stderr.write("trio-solver: interrupted\n")
         sys.stderr.flush()
     os._exit(130)
-
-
-def _caused_by_interrupt(e: BaseException) -> bool:
-    """Whether a Ctrl-C lies behind error ``e`` (its cause or context, and theirs)."""
-    seen: BaseException | None = e
-    for _ in range(32):
-        if seen is None:
-            return False
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 def _nothing_to_clean_up() -> bool:

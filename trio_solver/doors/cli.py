@@ -25,6 +25,7 @@ from typing import Any, Literal, NoReturn
 
 from .. import __version__, kernel
 from .._args import show as _show
+from .._interrupts import after_interrupt
 from .._text import escape
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
@@ -763,7 +764,7 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
             _silence_stdout()
         return e.code if isinstance(e.code, int) else 0
     except Exception as e:  # a bug: one line all the same (TRIO_DEBUG=1 shows the traceback)
-        if interrupts.seen or _after_interrupt(e):
+        if interrupts.seen or after_interrupt(e):
             interrupts.settle()
             _silence_stdout()
             return _fail("interrupted", 130)
@@ -886,19 +887,6 @@ def _interrupts_kept(quiet_after: bool) -> Iterator[_Interrupts]:
 
 def _ignore(_unraisable: Any) -> None:
     """An unraisable-exception hook that prints nothing."""
-
-
-def _after_interrupt(e: BaseException) -> bool:
-    """Whether ``e`` was raised while a Ctrl-C was being handled (a clean-up that failed on its way out,
-    say a lock released in a library's ``finally``): the Ctrl-C is what the user did."""
-    seen: set[int] = set()
-    cur: BaseException | None = e
-    while cur is not None and id(cur) not in seen:
-        if isinstance(cur, KeyboardInterrupt):
-            return True
-        seen.add(id(cur))
-        cur = cur.__cause__ or cur.__context__
-    return False
 
 
 class _OutputError(Exception):
