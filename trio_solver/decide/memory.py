@@ -27,7 +27,7 @@ from ..game.table import StepReader
 from ..game.view import PlayerView
 
 __all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at",
-           "reachable", "unaccounted", "trio_in_sight", "promise", "memory_openings"]
+           "reach", "reachable", "unaccounted", "trio_in_sight", "promise", "memory_openings"]
 
 
 @dataclass
@@ -200,35 +200,60 @@ def unaccounted(view: PlayerView, mem: Memory) -> dict[int, int]:
     return {v: max(c, 0) for v, c in left.items()}
 
 
-def reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
-    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one."""
-    count = 0
-    first: Reveal | None = None
+def reach(view: PlayerView, mem: Memory) -> list[tuple[int, Reveal | None]]:
+    """For each value ``v`` (index 0 unused): :func:`reachable`'s answer, in one pass over the table.
+
+    From one end of a hand only the run of the value at that end can be revealed one after the other,
+    so a hand adds to at most two values; the centre adds each remembered slot still there and not
+    shown this turn. The first reveal of a value is the first such slot, else the first hand end (by
+    seat, its lowest card first) that starts a run of it."""
+    count = [0] * (len(VALUES) + 1)
+    first: list[Reveal | None] = [None] * (len(VALUES) + 1)
+    shown = {r.reveal.index for r in view.turn if r.reveal.is_centre}
     for slot, val in mem.slots.items():
-        if val == v and view.centre_present[slot] and not any(
-                r.reveal.is_centre and r.reveal.index == slot for r in view.turn):
-            count += 1
-            first = first or Reveal.centre(slot)
+        if view.centre_present[slot] and slot not in shown:
+            count[val] += 1
+            if first[val] is None:
+                first[val] = Reveal.centre(slot)
     for s in range(view.rules.players):
         acc = view.accessible(s)
         if acc <= 0:
             continue
-        got = 0
-        for kind in ("lowest", "highest"):
-            r = Reveal.lowest(s) if kind == "lowest" else Reveal.highest(s)
-            pos = view.position(r)
-            lst = mem.low[s] if kind == "lowest" else mem.high[s]
-            depth = pos if kind == "lowest" else view.sizes[s] - 1 - pos
-            k = 0
-            while depth + k < len(lst) and lst[depth + k] == v and got + k < acc:
-                k += 1
-            if k and first is None:
-                first = r
-            got += k
-            if got >= acc:
-                break
-        count += got
-    return count, first
+        low = Reveal.lowest(s)
+        high = Reveal.highest(s)
+        depth_low = view.position(low)
+        depth_high = view.sizes[s] - 1 - view.position(high)
+        v_low, k_low = _run(mem.low[s], depth_low, acc)
+        if k_low:
+            count[v_low] += k_low
+            first[v_low] = first[v_low] or low
+        v_high, _ = _run(mem.high[s], depth_high, acc)
+        got = k_low if v_high == v_low else 0
+        if v_high and got < acc:
+            _, k_high = _run(mem.high[s], depth_high, acc - got)
+            if k_high:
+                count[v_high] += k_high
+                first[v_high] = first[v_high] or high
+    return list(zip(count, first))
+
+
+def _run(lst: list[int | None], depth: int, cap: int) -> tuple[int, int]:
+    """The value remembered at ``depth`` of one end's list (0: none) and how many copies of it follow
+    one another from there, at most ``cap``."""
+    if depth >= len(lst) or lst[depth] is None:
+        return 0, 0
+    v = lst[depth]
+    assert v is not None
+    k = 0
+    while depth + k < len(lst) and lst[depth + k] == v and k < cap:
+        k += 1
+    return v, k
+
+
+def reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None]:
+    """How many remembered cards of ``v`` can be revealed one after the other now, and a first one
+    (:func:`reach` answers for every value at once)."""
+    return reach(view, mem)[v]
 
 
 def trio_in_sight(view: PlayerView, mem: Memory) -> Reveal | None:
@@ -236,8 +261,9 @@ def trio_in_sight(view: PlayerView, mem: Memory) -> Reveal | None:
     revealed one after the other (a 7 on a tie with the best so far), when there are three of them, or two
     and a first one to reveal; else ``None``."""
     best_v, best_n, start = None, 0, None
+    counts = reach(view, mem)
     for v in VALUES:
-        n, first = reachable(view, mem, v)
+        n, first = counts[v]
         if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
             best_v, best_n, start = v, n, first
     if best_n >= 3 or (best_n == 2 and start is not None):

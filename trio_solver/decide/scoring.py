@@ -20,7 +20,7 @@ from ..game.reveal import Reveal
 from ..game.view import PlayerView
 from ..infer.beliefs import Beliefs
 from ..kernel import LEAK_WEIGHT
-from .memory import Memory, Remembering, reachable
+from .memory import Memory, Remembering, reach
 from .search import Evaluation, advise
 
 __all__ = ["LEAK_WEIGHT", "bot_order", "leak", "solver_choice", "solver_score", "solver_scores"]
@@ -47,13 +47,16 @@ def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evalu
     return sorted(evaluations, key=key)
 
 
-def leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> float:
+def leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory,
+         counts: Sequence[tuple[int, Reveal | None]] | None = None) -> float:
     """Chance that this first reveal fails and shows a card that completes a trio the next player can see.
 
     Approximated on remembered cards: after a failed turn the shown card's value ``v``
     is public; if two other copies of ``v`` are already remembered and reachable, the
-    next player sees a trio.
+    next player sees a trio. ``counts``: :func:`~trio_solver.decide.memory.reach` of ``view`` and
+    ``mem``, if already computed.
     """
+    counts = reach(view, mem) if counts is None else counts
     if reveal.seat == view.seat:
         dist = {view.own_value(reveal) or 0: 1.0}
     elif reveal.is_centre:
@@ -64,8 +67,7 @@ def leak(view: PlayerView, reveal: Reveal, beliefs: Beliefs, mem: Memory) -> flo
     for v, p in dist.items():
         if mem.known(view, reveal) == v:
             continue  # already public: nothing new is shown
-        n, _ = reachable(view, mem, v)
-        if n >= 2:
+        if counts[v][0] >= 2:
             total += p
     return total
 
@@ -82,11 +84,12 @@ def solver_scores(view: PlayerView, *, leak_weight: float = LEAK_WEIGHT, beliefs
     mem = None
     if leak_weight and not view.turn:
         mem = (remember or Remembering())(view)
+        counts = reach(view, mem)
     scored = []
     for e in bot_order(view, adv.evaluations):
         score = solver_score(view, e)
         if mem is not None:
-            score -= leak_weight * leak(view, e.reveal, beliefs, mem)
+            score -= leak_weight * leak(view, e.reveal, beliefs, mem, counts)
         scored.append((score, e))
     return scored
 
