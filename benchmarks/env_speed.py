@@ -108,4 +108,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from _script import run_script  # beside this script
+
+    run_script(main, __file__)

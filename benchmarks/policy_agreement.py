@@ -94,4 +94,6 @@ def _table(losses: dict[str, list[float]]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from _script import run_script  # beside this script
+
+    run_script(main, __file__)

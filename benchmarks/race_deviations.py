@@ -131,4 +131,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from _script import run_script  # beside this script
+
+    run_script(main, __file__)

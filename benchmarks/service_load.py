@@ -216,4 +216,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from _script import run_script  # beside this script
+
+    run_script(main, __file__)

@@ -69,6 +69,10 @@ def settings(only: str | None) -> list[Rules]:
     out += [Rules(n, mode, teams=True) for n in (4, 6) for mode in (Mode.SIMPLE, Mode.PICANTE)]
     if only:
         keep = set(only.split(","))
+        unknown = sorted(keep - {label(r) for r in out})
+        if unknown:
+            raise ValueError(f"--only: unknown setting {', '.join(unknown)} "
+                             f"(settings: {', '.join(label(r) for r in out)})")
         out = [r for r in out if label(r) in keep]
     return out
 
@@ -254,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="a folder for results files: games are saved as they finish, and a run started "
                         "again with the same parameters resumes")
     args = p.parse_args(argv)
+    try:
+        chosen = settings(args.only)
+    except ValueError as e:
+        p.error(str(e))
     if args.results is not None:
         args.results.mkdir(parents=True, exist_ok=True)
     seeds: list[int] = args.seed
@@ -266,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'by side':<16} {'fair':>5}  above fair?  {'turns':>5} {'s':>6}")
     above = 0
     rows = 0
-    for rules in settings(args.only):
+    for rules in chosen:
         bots = lineup(rules, args.bot, args.against)
         fair = 1 / len(rules.teams_of_seats)
         parts = []
@@ -308,4 +316,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from _script import run_script  # beside this script
+
+    run_script(main, __file__)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import fcntl
 import math
+import os
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from helpers_benchmarks import load_benchmark
+from helpers_benchmarks import BENCHMARKS, load_benchmark
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.run.simulate import run_tournament
 
@@ -128,3 +132,37 @@ def test_results_of_another_version_are_read_back_and_paired(tmp_path: Path,
     assert f"this code - {tmp_path.name}, same deals: +0.000" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="3 of 4 games"):
         strength.read_duplicate(rules, "memory", "random", 12, 4, tmp_path)
+
+
+def _script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCHMARKS / "strength.py"), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_bad_input_ends_the_script_with_one_line(tmp_path: Path) -> None:
+    """A results file another run holds, a --results path that is a file, an unknown setting: one line on
+    standard error, status 2, no traceback, nothing written."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    held = folder / "3p-simple-solver-memory-memory-seed1.jsonl"
+    fd = os.open(held, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = _script("--games", "3", "--workers", "1", "--only", "3p-simple", "--results", str(folder),
+                       cwd=tmp_path)
+    finally:
+        os.close(fd)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"strength.py: {held}: another run is writing to this results file"]
+    assert held.read_bytes() == b""
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    done = _script("--games", "3", "--only", "3p-simple", "--results", str(a_file), cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"strength.py: {a_file}: ") and "Traceback" not in done.stderr
+    assert a_file.read_text() == "mine\n"
+
+    done = _script("--games", "3", "--only", "3p-simple,9p-simple", cwd=tmp_path)
+    assert done.returncode == 2 and "unknown setting 9p-simple" in done.stderr and done.stdout == ""
