@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position
 from trio_solver.decide.bots import make_bot
-from trio_solver.decide.memory import Memory, MemoryTracker, public_memory, reach, reachable
+from trio_solver.decide.memory import Memory, MemoryTracker, public_memory, reach
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import VALUES, Rules
 from trio_solver.game.table import steps

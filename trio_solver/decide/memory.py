@@ -227,23 +227,20 @@ def reach(view: PlayerView, mem: Memory) -> list[tuple[int, Reveal | None]]:
         if k_low:
             count[v_low] += k_low
             first[v_low] = first[v_low] or low
-        v_high, _ = _run(mem.high[s], depth_high, acc)
-        got = k_low if v_high == v_low else 0
-        if v_high and got < acc:
-            _, k_high = _run(mem.high[s], depth_high, acc - got)
-            if k_high:
-                count[v_high] += k_high
-                first[v_high] = first[v_high] or high
+        v_high, k_high = _run(mem.high[s], depth_high, acc)
+        k_high = min(k_high, acc - (k_low if v_high == v_low else 0))  # the low run took its share
+        if k_high > 0:
+            count[v_high] += k_high
+            first[v_high] = first[v_high] or high
     return list(zip(count, first))
 
 
 def _run(lst: list[int | None], depth: int, cap: int) -> tuple[int, int]:
     """The value remembered at ``depth`` of one end's list (0: none) and how many copies of it follow
     one another from there, at most ``cap``."""
-    if depth >= len(lst) or lst[depth] is None:
+    v = lst[depth] if depth < len(lst) else None
+    if v is None:
         return 0, 0
-    v = lst[depth]
-    assert v is not None
     k = 0
     while depth + k < len(lst) and lst[depth + k] == v and k < cap:
         k += 1
