@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from helpers_positions import ALL_RULES, random_position
 from trio_solver.decide.bots import make_bot
-from trio_solver.decide.memory import Memory, MemoryTracker, public_memory, reach
+from trio_solver.decide.memory import Memory, MemoryTracker, promises, public_memory, reach, unaccounted
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import VALUES, Rules
 from trio_solver.game.table import steps
@@ -108,6 +108,19 @@ def test_reach_counts_every_value_as_a_scan_of_that_value(rules: Rules) -> None:
                     assert counts[v] == _reachable_by_scan(view, mem, v), (v, view.to_json())
                     checked += counts[v][0] > 0
     assert checked > 100  # the positions remember cards within reach
+
+
+def test_promises_count_the_table_once_as_a_scan_per_value() -> None:
+    # the memory bot's opening score of every value: the remembered run it can reveal plus a tenth of the
+    # copies unaccounted for, from one count of the table
+    checked = 0
+    for view in _bot_game_views(Rules(players=4), 1):
+        mem = Memory.of(view)
+        left = unaccounted(view, mem)
+        got = promises(view, mem, list(VALUES))
+        assert got == [_reachable_by_scan(view, mem, v)[0] + left.get(v, 0) / 10 for v in VALUES]
+        checked += any(x >= 1 for x in got)
+    assert checked > 20
 
 
 def test_reach_never_counts_a_card_shown_this_turn_from_the_other_end() -> None:

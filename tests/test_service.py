@@ -246,9 +246,9 @@ def test_a_request_during_a_short_start_waits_for_it(monkeypatch: pytest.MonkeyP
         assert resp.status_code == 200 and resp.json() == handle("state", {"record": FULL})
 
 
-def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> None:
-    """A start that would take a minute: the service answers 503 meanwhile, and Ctrl-C ends it in a
-    few seconds, its workers with it."""
+def _slow_start_service(sigint: Any) -> tuple[subprocess.Popen[str], list[int]]:
+    """``serve`` in a process of its own, started with SIGINT handled by ``sigint``, whose workers would take
+    a minute to start: the process, once it answers 503, and its workers."""
     port = _free_port()
     script = textwrap.dedent(f"""
         import functools
@@ -261,24 +261,37 @@ def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> Non
         sys.exit(main())
     """)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
-    # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
-    # SIGINT ignored (and children inherit that)
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    children: list[int] = []
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
+    url = f"http://127.0.0.1:{port}/v1/health"
+    deadline = time.monotonic() + 60
+    status = None
+    while status is None and time.monotonic() < deadline and proc.poll() is None:
+        try:
+            status = httpx.get(url, timeout=5).status_code
+        except httpx.TransportError:
+            time.sleep(0.1)
+    children = _children(proc.pid)
+    assert status == 503, (status, proc.poll())
+    assert children  # the worker, starting
+    return proc, children
+
+
+def _kill_all(proc: subprocess.Popen[str], children: list[int]) -> None:
+    for pid in [proc.pid, *children, *_children(proc.pid)]:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+
+
+def test_ctrl_c_stops_the_service_while_its_workers_start() -> None:
+    """A start that would take a minute: the service answers 503 meanwhile, and Ctrl-C ends it in a
+    few seconds, its workers with it."""
+    # SIG_DFL: Ctrl-C works even when the tests run in the background, where the shell starts them with
+    # SIGINT ignored (and children inherit that)
+    proc, children = _slow_start_service(signal.SIG_DFL)
     try:
-        url = f"http://127.0.0.1:{port}/v1/health"
-        deadline = time.monotonic() + 60
-        status = None
-        while status is None and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                status = httpx.get(url, timeout=5).status_code
-            except httpx.TransportError:
-                time.sleep(0.1)
-        children = _children(proc.pid)
-        assert status == 503, (status, proc.poll())
-        assert children  # the worker, starting
         stopped = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
@@ -289,10 +302,28 @@ def test_ctrl_c_stops_the_service_while_its_workers_start(tmp_path: Path) -> Non
         time.sleep(0.5)
         assert not [pid for pid in children if _alive(pid)]
     finally:
-        for pid in [proc.pid, *children, *_children(proc.pid)]:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        proc.communicate(timeout=30)
+        _kill_all(proc, children)
+
+
+def test_a_background_service_ignores_ctrl_c_and_stops_on_sigterm() -> None:
+    """Started with Ctrl-C ignored, as a shell starts a background job, the service keeps serving through
+    a SIGINT (as every command keeps an ignored Ctrl-C ignored); SIGTERM ends it, its workers with it."""
+    proc, children = _slow_start_service(signal.SIG_IGN)
+    try:
+        proc.send_signal(signal.SIGINT)
+        time.sleep(2)
+        assert proc.poll() is None
+        assert all(_alive(pid) for pid in children)
+        stopped = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - stopped < 15, err
+        assert proc.returncode == -signal.SIGTERM, (proc.returncode, err)
+        assert "Traceback" not in err and "never retrieved" not in err, err
+        time.sleep(0.5)
+        assert not [pid for pid in children if _alive(pid)]
+    finally:
+        _kill_all(proc, children)
 
 
 def _free_port() -> int:

@@ -34,7 +34,7 @@ from ..game.reveal import Reveal
 from ..game.rules import SEVEN
 from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
 from .search import Evaluation
-from .memory import Memory, MemoryTracker, Remembering, promise, trio_in_sight, unaccounted
+from .memory import Memory, MemoryTracker, Remembering, promises, reach, trio_in_sight, unaccounted
 from .rollout import ModelBot
 from ..game.view import PlayerView
 
@@ -99,13 +99,15 @@ class MemoryBot:
         face = view.turn
         if face:
             return self._continue(view, mem, legal, face[0].value)
-        start = trio_in_sight(view, mem)
+        counts = reach(view, mem)
+        start = trio_in_sight(view, mem, counts)
         if start is not None:
             return start
         # else start with a card of the value it holds most of at its own ends (memory_openings: the ties)
         own = [r for r in legal if r.seat == view.seat]
         if own:
-            return max(own, key=lambda r: (promise(view, mem, mem.known(view, r) or 0), self.rng.random()))
+            scores = promises(view, mem, [mem.known(view, r) or 0 for r in own], counts)
+            return max(zip(own, scores), key=lambda rs: (rs[1], self.rng.random()))[0]
         return self._guess(view, mem, legal, None)
 
     def _continue(self, view: PlayerView, mem: Memory, legal: list[Reveal], v: int) -> Reveal:

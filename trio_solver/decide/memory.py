@@ -27,7 +27,7 @@ from ..game.table import StepReader
 from ..game.view import PlayerView
 
 __all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at",
-           "reach", "reachable", "unaccounted", "trio_in_sight", "promise", "memory_openings"]
+           "reach", "reachable", "unaccounted", "trio_in_sight", "promise", "promises", "memory_openings"]
 
 
 @dataclass
@@ -253,12 +253,14 @@ def reachable(view: PlayerView, mem: Memory, v: int) -> tuple[int, Reveal | None
     return reach(view, mem)[v]
 
 
-def trio_in_sight(view: PlayerView, mem: Memory) -> Reveal | None:
+def trio_in_sight(view: PlayerView, mem: Memory,
+                  counts: list[tuple[int, Reveal | None]] | None = None) -> Reveal | None:
     """The first reveal of a trio the viewer can see: the value with the most remembered cards that can be
     revealed one after the other (a 7 on a tie with the best so far), when there are three of them, or two
-    and a first one to reveal; else ``None``."""
+    and a first one to reveal; else ``None``. ``counts``: :func:`reach`'s answer for this view, if at hand."""
     best_v, best_n, start = None, 0, None
-    counts = reach(view, mem)
+    if counts is None:
+        counts = reach(view, mem)
     for v in VALUES:
         n, first = counts[v]
         if n > best_n or (n == best_n and best_v is not None and v == SEVEN):
@@ -271,21 +273,31 @@ def trio_in_sight(view: PlayerView, mem: Memory) -> Reveal | None:
 def promise(view: PlayerView, mem: Memory, v: int) -> float:
     """How promising a turn on value ``v`` looks to a counting player: the remembered cards of ``v`` it can
     reveal in sequence, plus a tenth of the copies of ``v`` not accounted for."""
-    n, _ = reachable(view, mem, v)
-    return n + unaccounted(view, mem).get(v, 0) / 10
+    return promises(view, mem, [v])[0]
+
+
+def promises(view: PlayerView, mem: Memory, values: list[int],
+             counts: list[tuple[int, Reveal | None]] | None = None) -> list[float]:
+    """:func:`promise` of each of ``values``, the table counted once (``counts``: :func:`reach`'s answer
+    for this view, if at hand)."""
+    if counts is None:
+        counts = reach(view, mem)
+    left = unaccounted(view, mem)
+    return [counts[v][0] + left.get(v, 0) / 10 for v in values]
 
 
 def memory_openings(view: PlayerView, mem: Memory) -> list[Reveal]:
     """The first reveals the ``memory`` bot chooses among at a turn start of ``view`` (``mem``: what it
     remembers), each as likely: the start of a trio in sight; else its own end cards of the most
     :func:`promise`; else (an empty hand) the places not remembered, or any legal reveal."""
-    start = trio_in_sight(view, mem)
+    counts = reach(view, mem)
+    start = trio_in_sight(view, mem, counts)
     if start is not None:
         return [start]
     legal = view.legal_reveals()
     own = [r for r in legal if r.seat == view.seat]
     if own:
-        scores = [promise(view, mem, mem.known(view, r) or 0) for r in own]
+        scores = promises(view, mem, [mem.known(view, r) or 0 for r in own], counts)
         top = max(scores)
         return [r for r, x in zip(own, scores) if x == top]
     return [r for r in legal if mem.known(view, r) is None] or legal

@@ -704,7 +704,8 @@ def server_config(app: FastAPI, **options: Any) -> uvicorn.Config:
 def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2, timeout: float = 30.0,
           queue: int = 64, cors: Sequence[str] = (), log_level: str = "warning", allow_hosts: Sequence[str] = (),
           read_timeout: float = DEFAULT_READ_TIMEOUT, client_share: int | None = None) -> None:
-    """Run the service until interrupted (the options are :func:`create_app`'s)."""
+    """Run the service until interrupted: Ctrl-C, or SIGTERM (the options are :func:`create_app`'s). Started
+    with Ctrl-C ignored (a background job), it keeps ignoring it."""
     import uvicorn
 
     app = create_app(workers=workers, timeout=timeout, queue=queue, cors=cors, host=host, allow_hosts=allow_hosts,
@@ -712,4 +713,15 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2
     shown = f"[{host}]" if ":" in host else host
     print(f"trio-solver service on http://{shown}:{port}/  (web board at /, API under /v1, schema at "
           f"/openapi.json, its page at /docs; {workers} workers, {timeout:g} s limit)", flush=True)
-    uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level)).run()
+    server = uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level))
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # started with Ctrl-C ignored (a background job): it stays ignored, as for every command; uvicorn
+        # would take it as a stop and end with status 0. SIGTERM still stops the service.
+        stop = server.handle_exit
+
+        def handle_exit(sig: int, frame: FrameType | None) -> None:
+            if sig != signal.SIGINT:
+                stop(sig, frame)
+
+        server.handle_exit = handle_exit  # type: ignore[method-assign]
+    server.run()
