@@ -34,7 +34,7 @@ from ..game.reveal import Reveal
 from ..game.rules import SEVEN
 from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
 from .search import Evaluation
-from .memory import Memory, MemoryTracker, Remembering, promises, reach, trio_in_sight, unaccounted
+from .memory import Memory, MemoryTracker, Remembering, opening_scores, unaccounted
 from .rollout import ModelBot
 from ..game.view import PlayerView
 
@@ -99,14 +99,11 @@ class MemoryBot:
         face = view.turn
         if face:
             return self._continue(view, mem, legal, face[0].value)
-        counts = reach(view, mem)
-        start = trio_in_sight(view, mem, counts)
+        start, own, scores = opening_scores(view, mem, legal)
         if start is not None:
             return start
         # else start with a card of the value it holds most of at its own ends (memory_openings: the ties)
-        own = [r for r in legal if r.seat == view.seat]
         if own:
-            scores = promises(view, mem, [mem.known(view, r) or 0 for r in own], counts)
             return max(zip(own, scores), key=lambda rs: (rs[1], self.rng.random()))[0]
         return self._guess(view, mem, legal, None)
 

@@ -27,7 +27,7 @@ from ..game.table import StepReader
 from ..game.view import PlayerView
 
 __all__ = ["Memory", "MemoryTracker", "Remembering", "PublicMemory", "public_memory", "remember_at",
-           "reach", "reachable", "unaccounted", "trio_in_sight", "promise", "promises", "memory_openings"]
+           "reach", "reachable", "unaccounted", "trio_in_sight", "promise", "promises", "opening_scores", "memory_openings"]
 
 
 @dataclass
@@ -286,18 +286,28 @@ def promises(view: PlayerView, mem: Memory, values: list[int],
     return [counts[v][0] + left.get(v, 0) / 10 for v in values]
 
 
+def opening_scores(view: PlayerView, mem: Memory,
+                   legal: list[Reveal]) -> tuple[Reveal | None, list[Reveal], list[float]]:
+    """The ``memory`` bot's turn start at ``view`` (``legal``: its legal reveals), the table counted once:
+    the start of a trio in sight, else ``None`` with its own end cards among ``legal`` and their
+    :func:`promise`."""
+    counts = reach(view, mem)
+    start = trio_in_sight(view, mem, counts)
+    if start is not None:
+        return start, [], []
+    own = [r for r in legal if r.seat == view.seat]
+    return None, own, promises(view, mem, [mem.known(view, r) or 0 for r in own], counts)
+
+
 def memory_openings(view: PlayerView, mem: Memory) -> list[Reveal]:
     """The first reveals the ``memory`` bot chooses among at a turn start of ``view`` (``mem``: what it
     remembers), each as likely: the start of a trio in sight; else its own end cards of the most
     :func:`promise`; else (an empty hand) the places not remembered, or any legal reveal."""
-    counts = reach(view, mem)
-    start = trio_in_sight(view, mem, counts)
+    legal = view.legal_reveals()
+    start, own, scores = opening_scores(view, mem, legal)
     if start is not None:
         return [start]
-    legal = view.legal_reveals()
-    own = [r for r in legal if r.seat == view.seat]
     if own:
-        scores = promises(view, mem, [mem.known(view, r) or 0 for r in own], counts)
         top = max(scores)
         return [r for r, x in zip(own, scores) if x == top]
     return [r for r in legal if mem.known(view, r) is None] or legal
