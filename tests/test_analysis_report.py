@@ -175,3 +175,24 @@ def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert ("Judged by: the loss in the mover's chance to win the game (up to 3 playouts per reveal, until each "
             "label is clear at 95% confidence; seed 2)") in out
     assert main(["analyse", str(EXAMPLE), "--quick", "--samples", "3"]) == 2
+
+
+def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(example: tuple[Record, object]) -> None:
+    """The page's accuracy rule is the one the figures follow, by the turn and by the game, and a label the
+    playouts' cap left open reads "unclear" (a bare "?" reads as a mistake to a chess player)."""
+    record, quick = example
+    page = quick.html()  # type: ignore[attr-defined]
+    assert "<dt>accuracy</dt><dd>the share of choices with a loss below 0.01.</dd>" in page
+    by_game = analyse(record, samples=32, seed=3)
+    page = by_game.html()
+    assert ("<dt>accuracy</dt><dd>the share of choices with no label and a loss below 0.02, or a loss the playouts "
+            "do not tell apart from 0 at 95% confidence.</dd>") in page
+    unsure = [d for d in by_game.decisions if d.scored and not d.sure and not d.within_noise]
+    assert unsure  # 32 deals per reveal leave some labels open
+    cells = page.split("<table id=\"decisions\">")[1].split("</table>")[0]
+    labels = [row.rsplit("<td>", 1)[1].split("</td>")[0] for row in cells.split("<tr class=")[1:]]
+    assert len(labels) == len(by_game.decisions)
+    assert not any(label.endswith("?") for label in labels)
+    for d, label in zip(by_game.decisions, labels):
+        if d in unsure:
+            assert label == (f"{d.label} (unclear)" if d.label else "unclear")

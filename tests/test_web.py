@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,17 +37,28 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Browser, url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+@contextmanager
+def board(browser: Browser, url: str, width: int, height: int, **options: Any) -> Iterator[tuple[Page, list[str]]]:
+    """The board loaded at ``width`` × ``height`` (a phone's context below 500 px), and the list that
+    collects its uncaught JavaScript errors; the context is closed on leaving."""
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                  has_touch=width < 500, **options)
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(url + "/")
     pg.wait_for_selector("body[data-ready]")
-    yield pg
-    context.close()
+    try:
+        yield pg, errors
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, url: str) -> Iterator[Page]:
+    with board(browser, url, 1280, 900, accept_downloads=True) as (pg, errors):
+        yield pg
     assert errors == [], errors  # no uncaught JavaScript error on the page
 
 
@@ -74,6 +86,11 @@ def advice_rows(page: Page) -> list[tuple[str, str, str]]:
             for r in rows.all()]
 
 
+def fine(p: float) -> str:
+    """A chance as the advice table shows it: a second decimal below 1%."""
+    return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
+
+
 def short(r: dict[str, int]) -> str:
     (k, v), = r.items()
     return {"centre": "c", "lowest": "l", "highest": "h"}[k] + str(v)
@@ -96,13 +113,13 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#table .seat")).to_have_count(4)
     page.locator("body").press("ArrowLeft")  # the keyboard steps too
     expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
-    expect(page.locator("#event-desc")).to_have_text(f"Event {n - 2}: {frames[n - 1]['description']}")
+    expect(page.locator("#event-desc")).to_have_text(f"Event {n - 1}: {frames[n - 1]['description']}")
     page.click("#first")
     expect(page.locator("#position")).to_contain_text(f"After 0 of {n} events")
     for k in (1, 2, 3):
         page.click("#next")
         expect(page.locator("#position")).to_contain_text(f"After {k} of {n} events")
-        expect(page.locator("#event-desc")).to_have_text(f"Event {k - 1}: {frames[k]['description']}")
+        expect(page.locator("#event-desc")).to_have_text(f"Event {k}: {frames[k]['description']}")
         # every hand as the frame has it (the default view of a full deal shows every hand)
         for hand in frames[k]["hands"]:
             cards = page.locator(f"#table .seat[data-seat='{hand['seat']}'] .cards").first.locator(".card")
@@ -141,10 +158,19 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
         page.select_option("#objective", objective)
         want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0",
                         "--objective", objective)
-        rows = [(short(r["reveal"]), percent(r["p_win"], 1), percent(r["p_trio"], 1)) for r in want["reveals"]]
+        rows = [(short(r["reveal"]), fine(r["p_win"]), fine(r["p_trio"])) for r in want["reveals"]]
         expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
         expect(page.locator("#advice-note")).to_contain_text(f"“{objective}”")
         assert advice_rows(page) == rows
+        # the first reveal's plan in words: each value it may show, what to ask next
+        top = want["reveals"][0]
+        plan = page.locator("#advice-plan")
+        expect(plan).to_contain_text(f"The plan for {short(top['reveal'])} (")
+        for step in top["plan"]:
+            then = ", then ".join(short(r) for r in step["then"])
+            expect(plan).to_contain_text(f"if it shows {step['value']} ({percent(step['probability'])}), "
+                                         + (f"then {then}: {fine(step['p_trio'])} chance of a trio" if then
+                                            else "the trio is made"))
     # the chance to win the game after each reveal: the p_game column
     page.select_option("#objective", "game")
     want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0", "--objective", "game")
@@ -196,7 +222,7 @@ def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pyt
             p = tmp_path / "part.json"
             p.write_text(json.dumps(part))
             want = cli_json(capsys, "advise", "--json", str(p))
-            rows = [(short(x["reveal"]), percent(x["p_win"], 1), percent(x["p_trio"], 1)) for x in want["reveals"]]
+            rows = [(short(x["reveal"]), fine(x["p_win"]), fine(x["p_trio"])) for x in want["reveals"]]
             expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
             assert advice_rows(page) == rows
     n = len(example["events"])
@@ -240,37 +266,32 @@ def test_a_bad_record_gives_a_readable_message(page: Page, capsys: pytest.Captur
 
 
 def test_phone_width_and_play_against_bots(browser: Browser, url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url + "/")
-    page.wait_for_selector("body[data-ready]")
-    load_example(page, "in_progress_5p.json")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width}px wide on a 390px screen"
-    page.click("button[data-mode=play]")
-    page.fill("#p-seed", "4")
-    page.click("#play-form button[type=submit]")
-    page.wait_for_selector("#play-legal button")
-    expect(page.locator("#advice tbody tr")).to_have_count(0)
-    page.click("#hint")
-    expect(page.locator("#advice tbody tr").first).to_be_visible()
-    best = page.locator("#advice tbody tr").first.get_attribute("data-reveal")
-    page.click(f"#play-legal button[data-reveal='{best}']")
-    expect(page.locator("#status")).to_contain_text(f"{best}=")
-    page.wait_for_function("document.querySelector('#play-legal button') || "
-                           "document.querySelector('#play-prompt').textContent.includes('won')")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width}px wide on a 390px screen"
-    with page.expect_download() as dl:
-        page.click("#download")
-    saved = json.loads(Path(dl.value.path()).read_text())
-    assert saved["events"] and saved["deal"]
-    first_reveal = next(e for e in saved["events"] if e["turn"] == 0)["reveals"][0] if any(
-        e["turn"] == 0 for e in saved["events"]) else None
-    assert first_reveal is not None and short({k: v for k, v in first_reveal.items() if k != "value"}) == best
-    context.close()
+    with board(browser, url, 390, 844, accept_downloads=True) as (page, errors):
+        load_example(page, "in_progress_5p.json")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px screen"
+        page.click("button[data-mode=play]")
+        page.fill("#p-seed", "4")
+        page.click("#play-form button[type=submit]")
+        page.wait_for_selector("#play-legal button")
+        expect(page.locator("#advice tbody tr")).to_have_count(0)
+        page.click("#hint")
+        expect(page.locator("#advice tbody tr").first).to_be_visible()
+        best = page.locator("#advice tbody tr").first.get_attribute("data-reveal")
+        page.click(f"#play-legal button[data-reveal='{best}']")
+        expect(page.locator("#status")).to_contain_text(f"{best}=")
+        page.wait_for_function("document.querySelector('#play-legal button') || "
+                               "document.querySelector('#play-prompt').textContent.includes('won')")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px screen"
+        with page.expect_download() as dl:
+            page.click("#download")
+        saved = json.loads(Path(dl.value.path()).read_text())
+        assert saved["events"] and saved["deal"]
+        first_reveal = next(e for e in saved["events"] if e["turn"] == 0)["reveals"][0] if any(
+            e["turn"] == 0 for e in saved["events"]) else None
+        assert first_reveal is not None and short({k: v for k, v in first_reveal.items() if k != "value"}) == best
+    assert errors == [], errors
 
 
 def test_team_swaps_at_a_real_table(page: Page) -> None:
@@ -341,17 +362,9 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
 def sized_page(request: pytest.FixtureRequest, browser: Browser, url: str) -> Iterator[Page]:
     """The board at a laptop's and at a phone's size; no page error, and never wider than the screen."""
     width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
-                                  has_touch=width < 500)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(url + "/")
-    pg.wait_for_selector("body[data-ready]")
-    yield pg
-    scroll = pg.evaluate("document.documentElement.scrollWidth")
-    context.close()
+    with board(browser, url, width, height) as (pg, errors):
+        yield pg
+        scroll = pg.evaluate("document.documentElement.scrollWidth")
     assert errors == [], errors
     assert scroll <= width, f"the page is {scroll}px wide on a {width}px screen"
 
@@ -484,39 +497,34 @@ def test_picante_links_and_the_example_menu(page: Page, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("width,height", [(1366, 768), (390, 844)])
 def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, height: int) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
-                                  has_touch=width < 500)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url + "/")
-    page.wait_for_selector("body[data-ready]")
-    load_example(page, "viewer_3p_picante.json")
-    settle(page)
-    n = page.locator("#moves li").count() - 1
-    page.select_option("#analyse-depth", "0")
-    page.click("#analyse")
-    page.wait_for_selector("#chart svg")
-    settle(page)
-    expect(page.locator("#chart line.tick")).to_have_count(n + 1)
-    now = page.locator("#chart line.now")
-    x_last = float(now.get_attribute("x1") or "nan")
-    page.click("#first")
-    settle(page)
-    x_first = float(now.get_attribute("x1") or "nan")
-    ticks = page.locator("#chart line.tick")
-    assert x_first == pytest.approx(float(ticks.first.get_attribute("x1") or "nan"))
-    assert x_last == pytest.approx(float(ticks.last.get_attribute("x1") or "nan"))
-    # drawn at its real width: labels and points keep their size on a phone
-    label = page.locator("#chart text.ticklabel").first.bounding_box()
-    point = page.locator("#chart circle.pt").first.bounding_box()
-    assert label is not None and label["height"] >= 10
-    assert point is not None and point["width"] >= (13.5 if width < 500 else 9.5)
-    labels = [page.locator("#chart text.ticklabel").nth(i).bounding_box() for i in range(page.locator("#chart text.ticklabel").count())]
-    for a, b in zip(labels, labels[1:]):
-        assert a is not None and b is not None and a["x"] + a["width"] < b["x"]  # never run together
-    width_now = page.evaluate("document.documentElement.scrollWidth")
-    assert width_now <= width, f"the page is {width_now}px wide on a {width}px screen"
-    context.close()
+    with board(browser, url, width, height) as (page, errors):
+        load_example(page, "viewer_3p_picante.json")
+        settle(page)
+        n = page.locator("#moves li").count() - 1
+        page.select_option("#analyse-depth", "0")
+        page.click("#analyse")
+        page.wait_for_selector("#chart svg")
+        settle(page)
+        expect(page.locator("#chart line.tick")).to_have_count(n + 1)
+        now = page.locator("#chart line.now")
+        x_last = float(now.get_attribute("x1") or "nan")
+        page.click("#first")
+        settle(page)
+        x_first = float(now.get_attribute("x1") or "nan")
+        ticks = page.locator("#chart line.tick")
+        assert x_first == pytest.approx(float(ticks.first.get_attribute("x1") or "nan"))
+        assert x_last == pytest.approx(float(ticks.last.get_attribute("x1") or "nan"))
+        # drawn at its real width: labels and points keep their size on a phone
+        label = page.locator("#chart text.ticklabel").first.bounding_box()
+        point = page.locator("#chart circle.pt").first.bounding_box()
+        assert label is not None and label["height"] >= 10
+        assert point is not None and point["width"] >= (13.5 if width < 500 else 9.5)
+        labels = [page.locator("#chart text.ticklabel").nth(i).bounding_box() for i in range(page.locator("#chart text.ticklabel").count())]
+        for a, b in zip(labels, labels[1:]):
+            assert a is not None and b is not None and a["x"] + a["width"] < b["x"]  # never run together
+        width_now = page.evaluate("document.documentElement.scrollWidth")
+        assert width_now <= width, f"the page is {width_now}px wide on a {width}px screen"
+    assert errors == [], errors
 
 
 def test_a_card_on_the_table_plays_it(page: Page) -> None:
@@ -534,3 +542,66 @@ def test_a_card_on_the_table_plays_it(page: Page) -> None:
     playable.first.click()
     expect(page.locator("#status")).to_contain_text(f"{target}=")
     page.wait_for_function(f"document.querySelectorAll('#moves li').length > {events}")
+
+
+def saved_record(page: Page) -> Any:
+    """The record as the board's download button saves it."""
+    with page.expect_download() as dl:
+        page.click("#download")
+    return json.loads(Path(dl.value.path()).read_text())
+
+
+def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None:
+    """A double tap plays one reveal and no bot plays for me; the advice of a past position cannot play."""
+    page.click("button[data-mode=play]")
+    page.select_option("#p-players", "4")
+    page.fill("#p-seed", "7")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_selector("#play-legal button[data-reveal='l0']")
+    settle(page)
+    page.click("#play-legal button[data-reveal='l0']")
+    expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
+    settle(page)
+    # advice at the live position plays; one step back it is only to look at
+    page.click("#hint")
+    expect(page.locator("#advice tbody tr.clickable").first).to_be_visible()
+    events = saved_record(page)["events"]
+    page.click("#prev")
+    settle(page)
+    expect(page.locator("#play-prompt")).to_have_text("Go to the last position to play.")
+    expect(page.locator("#advice tbody tr").first).to_be_visible()
+    expect(page.locator("#advice tbody tr.clickable")).to_have_count(0)
+    page.locator("#advice tbody tr").first.click()
+    settle(page)
+    assert saved_record(page)["events"] == events
+    page.click("#last")
+    settle(page)
+    # my highest card cannot match my lowest: the double tap fails the turn once, and the bots play theirs
+    page.dblclick("#play-legal button[data-reveal='h0']")
+    page.wait_for_function("!document.body.dataset.busy && (document.querySelector('#play-legal button') || "
+                           "document.querySelector('#play-prompt').textContent.includes('won'))")
+    record = saved_record(page)
+    mine = [k for k, e in enumerate(record["events"]) if e.get("turn") == 0]
+    assert mine, record["events"]
+    first = record["events"][mine[0]]
+    assert [short({k: v for k, v in r.items() if k != "value"}) for r in first["reveals"]] == ["l0", "h0"]
+    assert mine == [mine[0]], "a bot played a turn for me"
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def test_a_team_game_is_analysed_by_the_game(page: Page) -> None:
+    """The whole-game analysis of a team game draws one line per team; a swap keeps the chance before it."""
+    load_example(page, "teams_4p.json")
+    settle(page)
+    page.select_option("#analyse-depth", "game")
+    page.click("#analyse")
+    page.wait_for_selector("#chart svg")
+    settle(page)
+    expect(page.locator("#error")).to_be_hidden()
+    lines = page.locator("#chart polyline.seatline")
+    expect(lines).to_have_count(2)
+    positions = page.locator("#moves li").count()
+    for line in lines.all():
+        ys = [float(p.split(",")[1]) for p in (line.get_attribute("points") or "").split()]
+        assert len(ys) == positions
+        assert ys[1] == ys[0] and ys[2] == ys[0]  # the two opening swaps keep the chance before them

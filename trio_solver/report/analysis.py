@@ -341,6 +341,13 @@ class Analysis:
             "moments": [m.to_json() for m in self.moments],
         }
 
+    def accuracy_rule(self) -> str:
+        """What counts as an accurate choice in this analysis, in words (the pages' legend)."""
+        if self.judged_by == "game":
+            return (f"the share of choices with no label and a loss below {ACCURATE_GAME:.2f}, or a loss the "
+                    f"playouts do not tell apart from 0 at {self.confidence:.0%} confidence")
+        return f"the share of choices with a loss below {ACCURATE:.2f}"
+
     def header(self) -> str:
         """Who played, the mode, and the result."""
         r = self.rules or {}

@@ -63,6 +63,8 @@ class Judged(Protocol):
 
     def header(self) -> str: ...
 
+    def accuracy_rule(self) -> str: ...
+
     def to_json(self) -> dict[str, Any]: ...
 
 
@@ -352,6 +354,8 @@ def _decision_rows(a: Judged) -> str:
     for i, d in enumerate(a.decisions):
         label = {"(noise)": "within noise", "(only)": "only option", "(no choice)": "no choice"}.get(d.verdict,
                                                                                                     d.verdict)
+        if label.endswith("?"):  # the cap came first: in words, since "?" reads as a mistake to a chess player
+            label = f"{label[:-1]} (unclear)" if label[:-1] else "unclear"
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
                     f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
@@ -393,7 +397,7 @@ def _labels_text(a: Judged) -> str:
             "of the game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
             "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played, with its "
             f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
-            "a '?' marks a label the playouts' cap left unclear (it may be worse, or a label may be missing).</dd>"
+            "'unclear' marks a label the playouts' cap left open (it may be worse, or a label may be missing).</dd>"
             "<dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
             "<dt>mistake</dt><dd>0.10 or more;</dd><dt>blunder</dt><dd>0.20 or more.</dd>")
     return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."
@@ -431,7 +435,7 @@ def page(a: Judged, title: str) -> str:
 {_labels_text(a)}
 <dt>choices</dt><dd>reveals that were a real choice; a reveal with nothing to choose, or with one sensible
 option that was played, is shown but not scored.</dd>
-<dt>accuracy</dt><dd>the share of choices with a loss below 0.01.</dd>
+<dt>accuracy</dt><dd>{html.escape(a.accuracy_rule())}.</dd>
 </dl>
 <h2>Every reveal</h2>
 <div class="wrap"><table id="decisions"><tr><th>turn</th><th>reveal</th><th>player</th><th>played</th><th>best</th>

@@ -58,6 +58,8 @@ const app = {
   me: null,          // table/play mode: my seat
   playBot: "memory",
   busy: 0,
+  moving: false,     // a move (and the bots' answer) is under way: another tap is ignored
+  game: 0,           // bumps with every new game or mode, so that the bots of an old game stop
   token: 0,          // bumps when the position changes, so late answers are dropped
 };
 
@@ -102,6 +104,8 @@ function pctN(p, digits) {
 }
 const pct = (p) => pctN(p, 0);
 const pct1 = (p) => pctN(p, 1);
+// small chances get a second decimal, so that two rows ranked apart never show the same figure
+const pctFine = (p) => (p > 0 && p < 0.01 ? pctN(p, 2) : pct1(p));
 const pm = (p, se) => (se === null || se === undefined ? pct1(p) : `${pct1(p)} ± ${pct1(se)}`);
 const teamsOf = () => {
   const r = app.record.rules;
@@ -221,7 +225,7 @@ async function showPosition() {
   slider.value = String(app.pos);
   $("#position").textContent = `After ${app.pos} of ${total} events — ` + (fr.winner !== null
     ? `${sideName(fr.winner)} won` : `${seatName(fr.to_move)} to move${fr.turn.length ? " (turn in progress)" : ""}`);
-  $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos - 1}: ${fr.description}`;
+  $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos}: ${fr.description}`;
   drawTable(fr);
   markMove();
   markChart();
@@ -265,7 +269,9 @@ async function showChances(fr, token) {
   });
   box.removeAttribute("aria-busy");
   box.replaceChildren(el("h3", { text: "Chance to win the game" }), ...rows,
-    el("p", { class: "hint", text: `${data.samples} playouts, as ${beliefsSeat(fr) === null ? "a spectator" : seatName(beliefsSeat(fr))} sees it.` }));
+    el("p", { class: "hint", text: fr.winner !== null ? "The game is over."
+      : `${data.samples} playouts, as ${seat === null ? "a spectator" : seatName(seat)}`
+        + `${app.replaySeat === "all" ? " (the seat to move)" : ""} sees it.` }));
 }
 
 function beliefsSeat(fr) {
@@ -428,9 +434,10 @@ async function showAdvice(fr, token) {
   const note = $("#advice-note");
   const mover = fr.to_move;
   const knows = app.replaySeat === "all" || app.replaySeat === mover;
-  if (fr.winner !== null) { body.replaceChildren(); note.textContent = "The game is over."; return; }
+  if (fr.winner !== null) { body.replaceChildren(); $("#advice-plan").textContent = ""; note.textContent = "The game is over."; return; }
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
+    $("#advice-plan").textContent = "";
     note.textContent = app.mode === "play" ? "Press Hint for advice on your move."
       : app.record.deal ? `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`
         : `Advice appears when it is ${seatName(app.record.viewer ? app.record.viewer.seat : mover)}'s turn: the record knows only that hand.`;
@@ -443,6 +450,7 @@ async function showAdvice(fr, token) {
   } catch (e) {
     if (token !== app.token) return;
     body.replaceChildren();
+    $("#advice-plan").textContent = "";
     note.textContent = e.message;
     return;
   }
@@ -453,17 +461,29 @@ async function showAdvice(fr, token) {
     game: "the chance to win the game (playouts)" }[data.objective] || data.objective;
   note.textContent = `For ${seatName(data.seat)}, best first by ${by} (objective “${data.objective}”).`
     + (data.approximate ? " Approximate (secret swaps)." : "");
-  const mine = app.mode !== "record" && mover === app.me;
+  const mine = app.mode !== "record" && mover === app.me && app.pos === app.frames.length - 1;
   body.replaceChildren(...data.reveals.map((r) => {
     const short = shortReveal(r.reveal);
     const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win, "data-p-game": r.p_game,
       class: mine && app.mode === "play" ? "clickable" : null },
-      el("td", { text: short }), el("td", { text: pct1(r.p_win) }), el("td", { text: pct1(r.p_trio) }),
+      el("td", { text: short, title: describeTarget(short) }), el("td", { text: pctFine(r.p_win) }),
+      el("td", { text: pctFine(r.p_trio) }),
       hasGame ? el("td", { text: pm(r.p_game, r.p_game_stderr) }) : null,
       hasGame ? el("td", { text: pct1(r.p_game_gap_stderr) }) : null);
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
+  const best = data.reveals[0];
+  $("#advice-plan").textContent = best ? `The plan for ${shortReveal(best.reveal)} (${describeTarget(shortReveal(best.reveal))}): `
+    + planText(best.plan) : "";
+}
+
+// the advisor's plan, in words: for each value the reveal may show, what to ask next and the chance of a trio
+function planText(plan) {
+  if (!plan || !plan.length) return "no trio can follow.";
+  return plan.map((step) => `if it shows ${step.value} (${pct(step.probability)}), `
+    + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
+      : `the trio is made`)).join("; ") + ".";
 }
 
 // -- the move list ---------------------------------------------------------------------------
@@ -554,10 +574,10 @@ async function analyse() {
     // the analysis's own curve (each side's chance after every turn, as the report draws it): a
     // position between two turns (a swap) keeps the chance of the turn before it
     const after = new Map(data.curve.map((c) => [c.event + 1, c.win_chance]));
-    chances = [];
-    app.frames.forEach((_, k) => {
-      const c = after.get(k) || chances[k - 1] || data.curve[0].win_chance;
-      chances.push(Object.fromEntries(c.map((p, s) => [String(s), p])));
+    let c = data.curve[0].win_chance;
+    chances = app.frames.map((_, k) => {
+      c = after.get(k) || c;
+      return Object.fromEntries(c.map((p, s) => [String(s), p]));
     });
   } else {
     // judged by the turn: each position evaluated as the evaluate command does, with its defaults
@@ -643,7 +663,7 @@ function drawChart(data, chances, viewSeat) {
   for (const [k, d] of marked) {
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
-    const desc = `event ${k}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
+    const desc = `event ${k + 1}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
       + `, ${lossText(d)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
     point(k, d.seat, sym, desc, Boolean(d.label), stroke);
   }
@@ -658,7 +678,7 @@ function drawChart(data, chances, viewSeat) {
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event) },
-      `event ${d.event}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
+      `event ${d.event + 1}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
     ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event) }, m.text))));
 }
 
@@ -745,7 +765,7 @@ async function fillEntry(fr, last) {
   const legal = await legalNow();
   entryTarget = null;
   targets.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-target": r, text: r,
-    "aria-label": describeTarget(r), onclick: (ev) => chooseTarget(r, ev.currentTarget) })));
+    "aria-label": describeTarget(r), title: describeTarget(r), onclick: (ev) => chooseTarget(r, ev.currentTarget) })));
   values.replaceChildren(...Array.from({ length: 12 }, (_, i) => el("button", { type: "button", "data-value": i + 1,
     text: String(i + 1), "aria-label": `value ${i + 1}`, onclick: () => guarded(() => enterValue(i + 1)) })));
 }
@@ -766,9 +786,10 @@ function chooseTarget(r, button) {
   if (first) first.focus();
 }
 
-async function enterValue(v) {
+function enterValue(v) {
   if (!entryTarget) throw new ApiError("First choose where the card came from (a hand end or a centre slot).");
-  await addMove(`${entryTarget}=${v}`);
+  const move = `${entryTarget}=${v}`;
+  return oneMove(() => addMove(move));
 }
 
 function parseEntry(text) {
@@ -809,13 +830,15 @@ async function startPlay() {
   const seat = Number($("#p-seat").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   const seed = Number($("#p-seed").value) || 0;
+  app.game++;  // the bots of a game under way stop at their next step
+  for (let i = 0; app.moving && i < 600; i++) await new Promise((r) => setTimeout(r, 50));
   const res = await api("new_game", { rules: { players, mode: $("#p-mode").value }, seed });
   app.me = seat;
   app.playBot = $("#p-bot").value;
   app.hint = false;
   await loadRecord(res.record, { seat });
   $("#play-moves").hidden = false;
-  await botsMove();
+  await oneMove(botsMove);
 }
 
 async function botsMove() {
@@ -823,22 +846,39 @@ async function botsMove() {
   // the last (the move list beside the table has them all)
   let guard = 0;
   const since = app.record.events.length;
-  while (app.mode === "play" && guard++ < 200) {
+  const game = app.game;
+  while (app.mode === "play" && app.game === game && guard++ < 200) {
     const fr = app.frames[app.frames.length - 1];
     if (fr.winner !== null || fr.to_move === app.me) break;
     await new Promise((r) => setTimeout(r, 350));
     const seed = (Number($("#p-seed").value) || 0) * 1000 + app.record.events.length;
     const choice = await api("bot", { record: app.record, bot: app.playBot, seed });
+    if (app.game !== game) return;
     const res = await addMove(choice.reveal);
     setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}: ${res.status}`);
   }
-  const turns = app.frames.slice(since + 1).filter((fr) => fr.move && "seat" in fr.move && fr.move.seat !== app.me);
+  const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move);
   if (turns.length > 1) setStatus(turns.map((fr) => fr.description).join(" · "));
 }
 
-async function playMove(r) {
-  await addMove(r);
-  await botsMove();
+// one move at a time: a tap while a move (or the bots' answer to it) is under way is ignored, so a
+// double tap cannot play twice or start a second round of bot moves
+async function oneMove(fn) {
+  if (app.moving) return;
+  app.moving = true;
+  try { await fn(); } finally { app.moving = false; }
+}
+
+// my reveal in a game against the bots: only at the live position, on my turn
+function playMove(r) {
+  return oneMove(async () => {
+    const fr = app.frames[app.frames.length - 1];
+    if (app.mode !== "play" || !fr || fr.winner !== null) throw new ApiError("The game is over.");
+    if (app.pos !== app.frames.length - 1) throw new ApiError("Go to the last position to play.");
+    if (fr.to_move !== app.me) throw new ApiError(`It is ${seatName(fr.to_move)}'s turn, not yours.`);
+    await addMove(r);
+    await botsMove();
+  });
 }
 
 async function fillPlay(fr, last) {
@@ -857,13 +897,15 @@ async function fillPlay(fr, last) {
   $("#play-prompt").textContent = fr.turn.length ? `Your turn goes on (face up: ${fr.turn.join(" ")})` : "Your move";
   const legal = await legalNow();
   box.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-reveal": r, text: r,
-    "aria-label": `reveal ${describeTarget(r)}`, onclick: () => guarded(() => playMove(r)) })));
+    "aria-label": `reveal ${describeTarget(r)}`, title: describeTarget(r), onclick: () => guarded(() => playMove(r)) })));
 }
 
 // -- wiring ---------------------------------------------------------------------------------------------
 
 function setMode(mode) {
   app.mode = mode;
+  app.game++;
+  app.token++;  // answers still on their way belong to the record this mode drops
   document.querySelectorAll("button.mode").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
   for (const m of ["record", "table", "play"]) $(`#panel-${m}`).hidden = m !== mode;
   for (const id of ["#board", "#beliefs-panel", "#advice-panel", "#analysis-panel"]) $(id).hidden = true;
@@ -921,9 +963,9 @@ function init() {
   $("#entry-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#entry-text").value.trim();
-    guarded(async () => { await addMove(text); $("#entry-text").value = ""; $("#entry-text").focus(); });
+    guarded(() => oneMove(async () => { await addMove(text); $("#entry-text").value = ""; $("#entry-text").focus(); }));
   });
-  $("#entry-undo").addEventListener("click", () => guarded(undoLast));
+  $("#entry-undo").addEventListener("click", () => guarded(() => oneMove(undoLast)));
   $("#play-form").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(startPlay); });
   $("#hint").addEventListener("click", () => { app.hint = true; guarded(showPosition); });
   $("#resume").addEventListener("click", () => guarded(resume));
