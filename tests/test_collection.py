@@ -16,7 +16,7 @@ import pytest
 from trio_solver.report.analysis import analyse
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
-from trio_solver.run.collection import analyse_files, record_paths
+from trio_solver.run.collection import analyse_files, record_paths, report_stems
 from trio_solver.game.record import Record
 from trio_solver.game.rules import Rules
 from trio_solver.run.simulate import play_game
@@ -81,8 +81,10 @@ def test_cli_collection_csv_json_reports_and_bad_files(games: Path, tmp_path: Pa
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "trio-record/1"')
     assert main(["analyse", str(games), str(bad), "--quick", "--csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    out, err = capsys.readouterr()
+    rows = list(csv.DictReader(io.StringIO(out)))
     assert {r["name"] for r in rows} == set(NAMES) and all(r["games"] == "4" for r in rows)
+    assert err.startswith(f"trio-solver: note: skipped {bad}: ") and err.count("\n") == 1  # left out, and said
     assert main(["analyse", str(games), str(bad), "--quick", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 4 and len(data["files"]) == 5
@@ -104,3 +106,24 @@ def test_cli_collection_csv_json_reports_and_bad_files(games: Path, tmp_path: Pa
     assert main(["analyse", str(empty), "--quick"]) == 2
     err = capsys.readouterr().err
     assert "no .json record files" in err and "Traceback" not in err
+
+
+def test_reports_of_games_with_the_same_file_name_are_all_kept(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Two folders' `g.json` get two reports (`g`, then `g-2`, said in the output); a file named twice is
+    analysed once."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for folder, name in (("c1", "full_deal_4p.json"), ("c2", "teams_4p.json")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "g.json").write_text((examples / name).read_text())
+    out = tmp_path / "out"
+    out.mkdir()
+    first, second = str(tmp_path / "c1" / "g.json"), str(tmp_path / "c2" / "g.json")
+    assert record_paths([first, second, first, str(tmp_path / "c1")]) == [first, second]
+    assert report_stems(["a/g.json", "b/g.json", "c/g-2.json", "d/g.json"]) == ["g", "g-2", "g-2-2", "g-3"]
+    capsys.readouterr()
+    assert main(["analyse", "--quick", "--reports", str(out), first, second, first]) == 0
+    text = capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir()) == ["g-2.html", "g-2.txt", "g.html", "g.txt"]
+    assert f"for 2 games written in {out} (g-2 is {second})" in text
+    assert "teams" in (out / "g-2.txt").read_text() and "teams" not in (out / "g.txt").read_text()

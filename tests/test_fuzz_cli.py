@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import pty
 import select
 import signal
@@ -131,6 +132,29 @@ def test_record_save_replaces_a_file_atomically(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
+def test_a_link_is_written_through_and_a_pipe_is_left_alone(tmp_path: Path) -> None:
+    """A symbolic link keeps pointing to the file, which gets the report; a named pipe (like a device) is
+    not a file to replace: one line, exit 1, the pipe still there and nothing else written."""
+    report = tmp_path / "reports" / "r.html"
+    report.parent.mkdir()
+    report.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(report)
+    r = _run(["analyse", "--quick", str(EX / "full_deal_4p.json"), "--html", str(link)])
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and link.resolve() == report.resolve()
+    assert report.read_text().startswith("<!DOCTYPE html>")
+    pipe = tmp_path / "out.fifo"
+    os.mkfifo(pipe)
+    r = _run(["analyse", "--quick", str(EX / "full_deal_4p.json"), "--html", str(pipe)])
+    assert r.returncode == 1
+    _one_line_error(r.stderr)
+    assert "is not a regular file" in r.stderr
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    _no_temp_files(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "out.fifo", "reports"]
+
+
 @pytest.mark.parametrize("where", ["read-only", "directory", "missing"])
 def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
     record = EX / "in_progress_5p.json"
@@ -165,6 +189,8 @@ def test_save_options_at_hostile_paths(tmp_path: Path, where: str, command: str)
     else:
         assert r.returncode == 1
         _one_line_error(r.stderr)
+        if command == "play" and where == "directory":
+            assert r.stdout == ""  # refused before the game starts, not after it is played
 
 
 def test_successful_play_save_leaves_no_temporary_file(tmp_path: Path) -> None:

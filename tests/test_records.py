@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from trio_solver import limits
+from trio_solver.doors import queries
 from trio_solver.doors.cli import main
 from trio_solver.game.state import Game, play_random_game
 from trio_solver.errors import RecordError
@@ -823,6 +825,16 @@ def test_cli_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatc
     ["replay", "FILE", "--seat", "x"],
     ["nonsense"],
     [],
+    # an option's value out of its range, whatever the record
+    ["analyse", "FILE", "--samples", "200001"],
+    ["analyse", "FILE", "--seed", "9223372036854775808"],
+    ["evaluate", "FILE", "--seed", "-9223372036854775809"],
+    ["simulate", "--players", "3", "--games", "1", "--budget", "200001"],
+    ["simulate", "--players", "3", "--games", "1000000000000"],
+    ["simulate", "--players", "3", "--games", "1", "--bots", "solver,memory"],
+    ["simulate", "--players", "3", "--games", "1", "--backend", "ray", "--ray-address", "nowhere"],
+    ["play", "--seed", "-1"],
+    ["play", "--players", "3", "--bots", "memory"],
 ])
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -834,3 +846,49 @@ def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[
     assert err.strip() and "Traceback" not in err
     assert err.startswith("trio-solver: ")
     assert code_dir == 2 and "directory" in err_dir
+
+
+def _long_record(turns: int) -> Record:
+    """A whole-deal record of ``turns`` failed turns, each showing the same two different centre cards."""
+    game = Game.deal(Rules(3, "simple"), rng=random.Random(5))
+    other = next(j for j in range(1, len(game.centre)) if game.centre[j] != game.centre[0])
+    data = {"format": "trio-record/1", **game.to_json(),
+            "events": [{"turn": k % 3, "reveals": [{"centre": 0}, {"centre": other}]} for k in range(turns)]}
+    return Record.from_json(data)
+
+
+def test_walk_and_position_agree_with_the_positions_of_a_replay() -> None:
+    """`walk` calls back with every position up to the one asked for, as `states` lists them, and `position`
+    is each of them, for a whole deal and for a player's own record."""
+    game = play_random_game(Rules(4, "simple", teams=True), random.Random(11))
+    whole = Record.from_json({"format": "trio-record/1", **game.to_json()})
+    mine = Record.from_json({"format": "trio-record/1", "rules": whole.rules.to_json(),
+                             "first_player": whole.first_player,
+                             "viewer": {"seat": 1, "hand": list(whole.deal.hands[1])},  # type: ignore[union-attr]
+                             "events": [event_to_json(e.hidden() if isinstance(e, Swap) and 1 not in e.seats else e)
+                                        for e in whole.events]})
+    for record in (whole, mine):
+        states = record.states()
+        assert len(states) == len(record.events) + 1
+        for upto in (0, 1, len(record.events) // 2, len(record.events)):
+            seen: list[object] = []
+            record.walk(seen.append, upto)
+            assert [p.to_json() for p in seen] == [p.to_json() for p in states[: upto + 1]]  # type: ignore[union-attr]
+            assert record.position(upto).to_json() == states[upto].to_json()
+        with pytest.raises(RecordError):
+            record.walk(lambda p: None, len(record.events) + 1)
+
+
+def test_a_long_record_replays_what_is_asked_under_the_time_limit() -> None:
+    """The positions up to `after` only, a replay that keeps no undo history, and a time limit that stops
+    a replay of many thousand events with one line."""
+    record = _long_record(3000)
+    calls: list[object] = []
+    record.walk(calls.append, 2)
+    assert len(calls) == 3
+    assert len(queries.replay(record, after=2)["frames"]) == 3
+    undone = Game.replay(record.rules, record.deal, record.events[:30], record.first_player)  # type: ignore[arg-type]
+    light = Game.replay(record.rules, record.deal, record.events[:30], record.first_player, undo=False)  # type: ignore[arg-type]
+    assert light == undone and light._undo == [] and len(undone._undo) == 60
+    with limits.time_limit(0.01), pytest.raises(limits.LimitError, match="replay: stopped at the time limit"):
+        queries.replay(record)

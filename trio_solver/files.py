@@ -29,8 +29,9 @@ def new_file_mode() -> int:
 def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically, with an ordinary file's mode.
 
+    A symbolic link is followed: the file it points to is replaced, the link stays.
     Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when the
-    path is a directory, its folder is missing, the file cannot be written (read-only
+    path is a directory or another file that is not a regular one (a device, a pipe), its folder is missing, the file cannot be written (read-only
     folder, full disk) or ``text`` is not Unicode text (a lone surrogate); no temporary file
     survives any outcome.
     """
@@ -39,8 +40,12 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     if not os.fspath(path) or "\x00" in os.fspath(path):
         raise RecordError("path", f"not a file name: {os.fspath(path)!r:.80}")
     target = Path(path)
+    if target.is_symlink():  # the link stays: the file it points to is written
+        target = Path(os.path.realpath(target))
     if target.is_dir():
         raise RecordError(str(path), "is a directory")
+    if target.exists() and not target.is_file():
+        raise RecordError(str(path), "is not a regular file (a device, a pipe or a socket): it is left as it is")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise RecordError(str(path), f"no such folder: {parent}")

@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 from .. import _args
 from ..infer.beliefs import Beliefs
 from ..errors import ViewError
-from .evaluate import Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
+from .evaluate import MAX_SAMPLES, Posterior, Tally, distinct_moves, playout_tallies, swap_outcomes
 from ..game.reveal import Reveal
 from .reading import EXACT_MAX_PLAYERS, EXACT_POOL, MEMORY_POOL, PolicyReading, readable, sharp_seats
 from .rollout import public_memory
@@ -107,8 +107,8 @@ def default_budget(players: int) -> int:
 
 
 def _check_budget(budget: object) -> int:
-    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
-        raise ViewError(f"budget must be a number of playouts from 1 to 1000000, got {budget!r}")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_SAMPLES:
+        raise ViewError(f"budget must be a number of playouts from 1 to {MAX_SAMPLES}, got {_args.show(budget)}")
     return budget
 
 

@@ -37,10 +37,14 @@ from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
 from ..report.render import render_frame, seat_name, winner_text
-from ..run.collection import analyse_files, record_paths
+from ..decide.bots import BOT_NAMES
+from ..decide.evaluate import MAX_SAMPLES
+from ..run.collection import analyse_files, record_paths, report_stems
+from ..run.parallel import ray_address
 from ..run.simulate import GameResult, run_tournament, save_record
 from ..words import percent, pm
 from . import queries
+from .hosts import host_pattern
 from .play import play_terminal
 from .protocol import run_engine
 
@@ -110,9 +114,52 @@ def _seconds(text: str) -> float:
 
 def _positive(text: str) -> int:
     t = text.strip()
-    if not (t.isascii() and t.isdigit()) or len(t) > 12 or int(t) < 1:
+    if not (t.isascii() and t.isdigit()) or int(t[:20] or "0") < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more, got {_show(text)}")
+    if len(t.lstrip("0")) > 12:
+        raise argparse.ArgumentTypeError(f"{len(t)}-digit number: far above any limit")
     return int(t)
+
+
+def _deals(text: str) -> int:
+    """``--samples`` and ``--budget``: a number of deals (playouts), 1 to the library's cap."""
+    n = _positive(text)
+    if n > MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"expected a number of deals 1 to {MAX_SAMPLES}, got {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number that fits 64 bits with its sign."""
+    t = text.strip()
+    digits = t[1:] if t[:1] in "+-" else t
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 19 or not -(2**63) <= int(t) < 2**63:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {-(2**63)} to {2**63 - 1}, got {_show(text)}")
+    return int(t)
+
+
+def _deal_seed(text: str) -> int:
+    """``play --seed``: the seed of a deal, 0 to 2**63 - 1 (as the engine's ``new_game`` takes it: a negative
+    seed would deal the same game as its opposite)."""
+    n = _seed(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {2**63 - 1}, got {_show(text)}")
+    return n
+
+
+def _host(text: str) -> str:
+    """``serve --allow-host``: checked when the command line is read (:func:`~trio_solver.doors.service.host_pattern`)."""
+    try:
+        return host_pattern(text)
+    except TrioError as e:
+        raise argparse.ArgumentTypeError(str(e).partition(": ")[2]) from None
+
+
+def _ray_address(text: str) -> str:
+    try:
+        return ray_address(text)
+    except TrioError as e:
+        raise argparse.ArgumentTypeError(str(e).partition(": ")[2]) from None
 
 
 def _port(text: str) -> int:
@@ -371,22 +418,28 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     if not result.analysed:
         first = result.failed[0]
         raise RecordError(first.path, f"no game could be analysed ({first.error})")
-    written = []
+    written: list[str] = []
+    renamed: list[str] = []  # reports named apart from their file, whose name another game took first
     if args.reports:
-        for o in result.analysed:
+        for o, stem in zip(result.analysed, report_stems([o.path for o in result.analysed])):
             assert o.analysis is not None
-            stem = os.path.splitext(os.path.basename(o.path))[0]
             base = os.path.join(args.reports, stem)
             _write_atomic(base + ".txt", o.analysis.text(all_decisions=True) + "\n")
             _write_atomic(base + ".html", o.analysis.html(f"Trio game analysis: {os.path.basename(o.path)}"))
             written.append(base)
+            if stem != os.path.splitext(os.path.basename(o.path))[0]:
+                renamed.append(f"{stem} is {o.path}")
     if args.json:
         return json.dumps(result.to_json())
     if args.csv:
+        for failed in result.failed:  # the CSV holds the sums only: say what was left out of them
+            _note(f"skipped {failed.path}: {failed.error}")
         return result.csv()
     text = result.text()
     if written:
         text += f"\nReports (.txt and .html) for {len(written)} games written in {args.reports}"
+        if renamed:
+            text += " (" + "; ".join(renamed) + ")"
     return text
 
 
@@ -408,7 +461,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     rules = Rules(args.players, args.mode, args.teams)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
-        raise RulesError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
+        raise UsageError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
     _check_backend_args(args)
     on_game = None
     if args.save:
@@ -498,7 +551,7 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
     sp.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="local: processes of this machine (default); ray: Ray tasks, retried if a worker dies "
                          "(pip install 'trio-solver[ray]')")
-    sp.add_argument("--ray-address", metavar="ADDRESS", default=None,
+    sp.add_argument("--ray-address", metavar="ADDRESS", default=None, type=_ray_address,
                     help="the Ray cluster to join: 'auto' (the one started on this machine by 'ray start') or "
                          "HOST:PORT; default: start a private local Ray instance")
 
@@ -509,13 +562,18 @@ def cmd_play(args: argparse.Namespace) -> str:
         raise RulesError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
     if len(bots) != rules.players - 1:
-        raise RulesError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
+        raise UsageError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:
         directory = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(directory):
             raise RecordError(args.save, "the directory does not exist")
+        target = os.path.realpath(args.save)
+        if os.path.isdir(target):  # refused now, not once the game is played
+            raise RecordError(args.save, "is a directory")
+        if os.path.exists(target) and not os.path.isfile(target):
+            raise RecordError(args.save, "is not a regular file (a device, a pipe or a socket): it is left as it is")
     play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay,
                   time_limit=args.time_limit)
     return ""
@@ -596,10 +654,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
                     help="what to rank by (default win: the chance to win this turn, then the chance of a "
                          "trio; trio: the trio first; game: the chance to win the game, by playouts)")
-    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+    sp.add_argument("--samples", type=_deals, default=None, metavar="K",
                     help="--objective game: the most posterior deals per reveal (default %d at 3 players, "
                          "scaled by 3/players: %d at 6)" % (_DEFAULT_ADVISE, _DEFAULT_ADVISE // 2))
-    sp.add_argument("--seed", type=int, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--seed", type=_seed, default=0, help="--objective game: seed of the posterior samples")
     sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
                     help="--objective game: stop once the ranking is clear at this confidence (default 0.95; 1: "
                          "every reveal on every deal)")
@@ -614,11 +672,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
-    sp.add_argument("--samples", type=_positive, default=_DEFAULT_EVALUATE, metavar="K",
+    sp.add_argument("--samples", type=_deals, default=_DEFAULT_EVALUATE, metavar="K",
                     help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
     sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",
                     help="stop once each side's standard error is at most E (default 0.02; 0: all --samples)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the posterior samples (same seed, same figures)")
+    sp.add_argument("--seed", type=_seed, default=0, help="seed of the posterior samples (same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
@@ -631,13 +689,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
                                                      "(a collection)")
     add_backend_options(sp, "games of a collection")
-    sp.add_argument("--samples", type=_positive, default=None, metavar="K",
+    sp.add_argument("--samples", type=_deals, default=None, metavar="K",
                     help="the most posterior deals per candidate reveal when judging by the chance to win the game "
                          "(default %d)" % _DEFAULT_ANALYSE)
     sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
                     help="stop playing out a decision once its label is clear at this confidence (default 0.95; "
                          "1: every reveal on every deal)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the playouts (default 0; same seed, same figures)")
+    sp.add_argument("--seed", type=_seed, default=0, help="seed of the playouts (default 0; same seed, same figures)")
     sp.add_argument("--quick", action="store_true",
                     help="judge by the chances of the turn only (trio chance + win now): faster, no win-chance "
                          "curve")
@@ -647,16 +705,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="3 to 6 (default 4)")
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players; partners sit opposite)")
-    sp.add_argument("--bots", help="one bot name per seat, comma-separated (random, memory, solver, expert; "
+    sp.add_argument("--bots", help=f"one bot name per seat, comma-separated ({', '.join(BOT_NAMES)}; "
                                    "default solver then memory)")
-    sp.add_argument("--budget", type=_positive, default=None, metavar="K",
+    sp.add_argument("--budget", type=_deals, default=None, metavar="K",
                     help="the expert bot's playouts per decision (default %d at 3 players, scaled by "
                          "(3/players)^2: %d at 6)" % (_DEFAULT_BUDGET, _DEFAULT_BUDGET // 4))
     sp.add_argument("--games", type=_positive, default=100, help="games to play, 1 or more (default 100)")
     sp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress on standard error as the games finish (default: when it is a terminal "
                          "and --json is not given; --progress also to a file or pipe, one line every few seconds)")
-    sp.add_argument("--seed", type=int, default=0, help="default 0")
+    sp.add_argument("--seed", type=_seed, default=0, help="default 0")
     add_backend_options(sp)
     sp.add_argument("--results", metavar="FILE",
                     help="append every finished game to FILE as a JSON line; run the same command again to "
@@ -669,8 +727,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=("simple", "picante"), default="simple", help="default simple")
     sp.add_argument("--teams", action="store_true", help="team play (4 or 6 players)")
     sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    sp.add_argument("--bots", help="bot names for the other seats, comma-separated (default memory)")
-    sp.add_argument("--seed", type=int, default=None, help="the deal's seed (default: a random one, printed)")
+    sp.add_argument("--bots", help=f"bot names for the other seats, comma-separated ({', '.join(BOT_NAMES)}; "
+                                   "default memory)")
+    sp.add_argument("--seed", type=_deal_seed, default=None, help="the deal's seed (default: a random one, printed)")
     sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
     sp.add_argument("--delay", type=_delay, default=None,
                     help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
@@ -692,7 +751,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "--queue); behind a proxy every request comes from the proxy's address")
     sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
                     help="allow browser pages from ORIGIN (repeatable; '*' for any)")
-    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_host,
                     help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
                          "for any): the name of a proxy in front of the service, or of this machine when bound "
                          "to another address; by default only the bound address and the loopback names")

@@ -308,7 +308,7 @@ def _op_bot(a: _Args) -> dict[str, Any]:
         a.fail("bot", f"unknown bot {name[:40]!r} (known: {', '.join(BOT_NAMES)})")
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
     assert seed is not None
-    budget = a.int_("budget", minimum=1, maximum=100_000)
+    budget = a.int_("budget", minimum=1, maximum=MAX_SAMPLES)
     a.done()
     return queries.bot_reveal(record, name, seed, budget)
 

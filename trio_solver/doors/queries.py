@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from .. import limits
 from ..decide.bots import make_bot
@@ -58,10 +58,12 @@ def replay(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
     (``"all"``: every hand, which is the default of a full-deal record without a keeper)."""
     chosen, last, shown = _as_seen(record, seat, after)
     reader = PublicReader()
-    frames = []
-    for k, position in enumerate(record.states()[: last + 1]):
-        frames.append({**_step_of(shown, k, record.names),
-                       **frame(cast("Game | PlayerView", position), chosen, reader=reader)})
+    frames: list[dict[str, Any]] = []
+
+    def add(position: Game | PlayerView) -> None:
+        frames.append({**_step_of(shown, len(frames), record.names), **frame(position, chosen, reader=reader)})
+
+    record.walk(add, last)
     return {"seat": chosen, "frames": frames}
 
 
@@ -87,7 +89,7 @@ def state(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
     """One frame of :func:`replay` (the position after ``after`` events) with ``legal``, the legal
     reveals, and ``events``, the number of events of the record."""
     chosen, last, shown = _as_seen(record, seat, after)
-    position = record.states()[last]
+    position = record.position(last)
     out: dict[str, Any] = {"seat": chosen, **_step_of(shown, last, record.names),
                            **frame(position, chosen)}
     view = record.view(None, after)

@@ -62,7 +62,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
 from .._args import int_in, show
-from .._text import UNSAFE, escape
+from .._text import escape
+from .hosts import host_pattern
 from ..errors import RunError, TrioError
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 from .queries import warm_up
@@ -178,20 +179,6 @@ def _host_name(header: str) -> str:
     if text.count(":") == 1:
         text = text.split(":")[0]
     return text.rstrip(".")
-
-
-def host_pattern(text: str) -> str:
-    """A name for ``allow_hosts`` (``--allow-host``): a host name or address, ``*.example.org``
-    (that domain's subdomains) or ``*`` (any Host; for a proxy that checks it itself), in lower case.
-    Raises :class:`~trio_solver.errors.RunError` for anything else."""
-    name = text.strip().lower().rstrip(".") if isinstance(text, str) else ""
-    if name.startswith("[") and name.endswith("]"):  # an IPv6 address as written in a URL
-        name = name[1:-1]
-    body = name[2:] if name.startswith("*.") else name
-    if name != "*" and (not body or len(body) > 253 or UNSAFE.search(body) is not None
-                        or any(c in body for c in " /\\@?#*[]") or body.startswith((".", "-"))):
-        raise RunError(f"allow_hosts: expected a host name, *.DOMAIN or *, got {show(text)}")
-    return name
 
 
 class HostCheck:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from .._args import check_text
 from .._args import show as _show
-from .. import _args
+from .. import _args, limits
 from .._json import fail, is_int, json_object, key_text, kind, strict_loads
 from .state import Deal, Game
 from ..errors import RecordError, RulesError
@@ -154,7 +154,7 @@ class Record:
         raw_events = read_events(data["events"], n, need_values=deal is None)
         final: Game | PlayerView
         if deal is not None:
-            final = Game.replay(rules, deal, raw_events, first)
+            final = Game.replay(rules, deal, raw_events, first, undo=False)
             events = final.table.finished_events()
         else:
             cooked = [Turn(e.seat, tuple(Revealed(r, v) for r, v in e.reveals))  # type: ignore[arg-type]
@@ -296,20 +296,42 @@ class Record:
             events = tuple(e.hidden() if isinstance(e, Swap) else e for e in events)
         return replay_view(self.rules, events, seat=chosen, hand=hand, first_player=self.first_player)
 
-    def states(self) -> list[Game] | list[PlayerView]:
-        """The position after 0, 1, ... all events: true states for full-deal records, else the
-        record keeper's views (one replay, not one per position)."""
-        out: list[Any] = []
+    def walk(self, on_position: Callable[[Game | PlayerView], None], upto: int | None = None) -> None:
+        """Call ``on_position`` with the position after 0, 1, ... ``upto`` events (all by default), in one
+        replay: true states for full-deal records, else the record keeper's views. No position is kept,
+        so memory is that of the positions the caller keeps; the time limit
+        (:func:`trio_solver.limits.check`) is looked at before each position."""
+        n = self._check_after(upto)
+
+        def each(position: Game | PlayerView) -> None:
+            limits.check("replay")  # the replay itself looks at it between events too
+            on_position(position)
+
         if self.deal is not None:
-            out.append(Game(self.rules, self.deal, self.first_player))
-            Game.replay(self.rules, self.deal, self.events, self.first_player, on_event=out.append)
-            return out
+            each(Game(self.rules, self.deal, self.first_player))
+            Game.replay(self.rules, self.deal, self.events[:n], self.first_player, on_event=each, undo=False)
+            return
         seat = None if self.viewer is None else self.viewer.seat
         hand = None if self.viewer is None else self.viewer.hand
-        out.append(replay_view(self.rules, (), seat=seat, hand=hand, first_player=self.first_player))
-        replay_view(self.rules, self.events, seat=seat, hand=hand, first_player=self.first_player,
-                    on_event=out.append)
+        each(replay_view(self.rules, (), seat=seat, hand=hand, first_player=self.first_player))
+        replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player,
+                    on_event=each)
+
+    def states(self) -> list[Game] | list[PlayerView]:
+        """The position after 0, 1, ... all events (:meth:`walk`, every position kept)."""
+        out: list[Any] = []
+        self.walk(out.append)
         return out
+
+    def position(self, after: int | None = None) -> Game | PlayerView:
+        """The position after the first ``after`` events (all by default), as :meth:`states` has it: the true
+        state of a full-deal record, else the record keeper's view; one replay, no copy per event."""
+        n = self._check_after(after)
+        if self.deal is not None:
+            return self.game(n)
+        seat = None if self.viewer is None else self.viewer.seat
+        hand = None if self.viewer is None else self.viewer.hand
+        return replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None``."""

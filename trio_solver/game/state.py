@@ -211,16 +211,18 @@ class Game:
 
     @classmethod
     def replay(cls, rules: Rules, deal: Deal, events: Sequence[Event | RawEvent], first_player: int = 0,
-               on_event: Callable[[Game], None] | None = None) -> Game:
+               on_event: Callable[[Game], None] | None = None, undo: bool = True) -> Game:
         """Play ``events`` on a game dealt ``deal``, checking every rule and every recorded value
-        against the deal; raises :class:`~trio_solver.errors.RecordError` naming the event at fault."""
+        against the deal; raises :class:`~trio_solver.errors.RecordError` naming the event at fault.
+        ``undo=False`` keeps no undo history (the memory of a long record's replay stays that of one
+        position)."""
         if not isinstance(events, (list, tuple)) or not all(isinstance(e, (Turn, Swap, RawTurn)) for e in events):
             raise RecordError("events", "expected a sequence of Turn and Swap events")
         try:
             game = cls(rules, deal, first_player)
         except IllegalMoveError as e:
             fail("first_player", str(e))
-        drive(_GameTarget(game), [raw_event(e) if isinstance(e, Turn) else e for e in events], on_event=on_event)
+        drive(_GameTarget(game, undo), [raw_event(e) if isinstance(e, Turn) else e for e in events], on_event=on_event)
         return game
 
     # -- JSON -------------------------------------------------------------------------
@@ -417,9 +419,10 @@ class Game:
 class _GameTarget:
     """:func:`~trio_solver.game.table.drive` onto the true state: values come from the deal."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, undo: bool = True) -> None:
         self.game = game
         self.table = game.table
+        self.undo = undo  # False: the game keeps no undo history
 
     def value(self, reveal: Reveal, recorded: int | None, loc: str, i: int) -> int:
         true = self.game._value(reveal)
@@ -428,7 +431,10 @@ class _GameTarget:
         return true
 
     def reveal(self, reveal: Reveal, value: int) -> TurnStatus:
-        return self.game.reveal(reveal).status
+        status = self.game.reveal(reveal).status
+        if not self.undo:
+            self.game._undo.clear()
+        return status
 
     def swap(self, swap: Swap, loc: str, i: int) -> None:
         if swap.cards is None:
@@ -437,6 +443,8 @@ class _GameTarget:
             self.game.swap(swap.seats[0], swap.seats[1], swap.cards[0], swap.cards[1])
         except IllegalMoveError as e:
             fail(loc, str(e), i)
+        if not self.undo:
+            self.game._undo.clear()
 
     def snapshot(self, events: Sequence[Event]) -> Game:
         return self.game.copy()

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from .. import limits
 from .._args import show as _show
 from .._json import fail, is_int, json_object
 from ..errors import IllegalMoveError
@@ -540,6 +541,7 @@ def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, 
     filled: list[Event] = []
     last = len(events) - 1
     for i, event in enumerate(events):
+        limits.check("replay")
         if table.winner is not None:
             fail(where(i, event), f"the game is over: seat {table.winner} won at event {i - 1}", i)
         if isinstance(event, Swap):

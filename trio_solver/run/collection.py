@@ -25,7 +25,7 @@ from .._text import csv_cell
 from ..errors import TrioError
 from ..game.record import Record
 
-__all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths"]
+__all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths", "report_stems"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,13 +34,33 @@ R = TypeVar("R")
 def record_paths(args: Sequence[str]) -> list[str]:
     """The record files named by ``args``: files as given, directories as every entry whose name ends
     in ``.json``, sorted. An entry that is not a readable regular file (a dangling or looping symbolic
-    link, a folder, a FIFO) is kept, so that :func:`analyse_files` lists it as skipped with its reason."""
+    link, a folder, a FIFO) is kept, so that :func:`analyse_files` lists it as skipped with its reason.
+    A file named twice (or reached through two names) is kept once, where it first comes."""
     out: list[str] = []
+    seen: set[str] = set()
     for a in args:
-        if os.path.isdir(a):
-            out.extend(sorted(os.path.join(a, f) for f in os.listdir(a) if f.endswith(".json")))
-        else:
-            out.append(a)
+        names = sorted(os.path.join(a, f) for f in os.listdir(a) if f.endswith(".json")) if os.path.isdir(a) else [a]
+        for name in names:
+            key = os.path.realpath(name)
+            if key not in seen:
+                seen.add(key)
+                out.append(name)
+    return out
+
+
+def report_stems(paths: Sequence[str]) -> list[str]:
+    """A distinct file name stem per path, for one report each: the file's own name without ``.json``;
+    a name already taken gets ``-2``, ``-3``... (``g.json`` of two folders: ``g``, then ``g-2``)."""
+    taken: set[str] = set()
+    out = []
+    for p in paths:
+        stem = os.path.splitext(os.path.basename(p))[0]
+        name, n = stem, 1
+        while name in taken:
+            n += 1
+            name = f"{stem}-{n}"
+        taken.add(name)
+        out.append(name)
     return out
 
 

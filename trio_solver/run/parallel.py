@@ -331,6 +331,23 @@ def _one_line(e: BaseException) -> str:
 CONNECT_TIMEOUT = 10.0
 
 
+def _host_port(target: str) -> tuple[str, int] | None:
+    """``(host, port)`` of ``HOST:PORT`` (``[v6]:PORT`` too), or ``None`` when ``target`` is not of that form."""
+    host, _, port = target.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or len(port) > 5:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def ray_address(address: str) -> str:
+    """``address`` when it is ``auto`` or ``HOST:PORT`` (after an optional scheme such as ``ray://``);
+    else :class:`RunError` (what ``--ray-address`` accepts: whether a cluster answers there is checked
+    when the run starts)."""
+    if address != "auto" and _host_port(address.split("://", 1)[-1]) is None:
+        raise RunError(f"--ray-address: expected 'auto' or HOST:PORT, got {address!r}")
+    return address
+
+
 def _probe(address: str) -> None:
     """Fail fast (:class:`RunError`) if a cluster's address does not answer; Ray itself would wait for minutes.
 
@@ -349,13 +366,14 @@ def _probe(address: str) -> None:
                 return
     if "://" in target:
         target = target.split("://", 1)[1]
-    host, _, port = target.rpartition(":")
-    if not host or not (port.isascii() and port.isdigit()) or len(port) > 5:
+    where = _host_port(target)
+    if where is None:
         if address == "auto":
             return
-        raise RunError(f"--ray-address: expected 'auto' or HOST:PORT, got {address!r}")
+        ray_address(address)  # raises: not HOST:PORT
+        return
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+        with socket.create_connection(where, timeout=CONNECT_TIMEOUT):
             pass
     except OSError as e:
         raise RunError(f"cannot join the Ray cluster at {address!r}: nothing answers at {target} "

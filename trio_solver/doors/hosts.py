@@ -1,0 +1,24 @@
+"""The host names the HTTP service may answer to (``serve --allow-host``): one check, shared by the
+command line (which refuses a bad name as a usage error) and the service (:class:`~trio_solver.doors.service.HostCheck`)."""
+
+from __future__ import annotations
+
+from .._args import show
+from .._text import UNSAFE
+from ..errors import RunError
+
+__all__ = ["host_pattern"]
+
+
+def host_pattern(text: str) -> str:
+    """A name for ``allow_hosts`` (``--allow-host``): a host name or address, ``*.example.org``
+    (that domain's subdomains) or ``*`` (any Host; for a proxy that checks it itself), in lower case.
+    Raises :class:`~trio_solver.errors.RunError` for anything else."""
+    name = text.strip().lower().rstrip(".") if isinstance(text, str) else ""
+    if name.startswith("[") and name.endswith("]"):  # an IPv6 address as written in a URL
+        name = name[1:-1]
+    body = name[2:] if name.startswith("*.") else name
+    if name != "*" and (not body or len(body) > 253 or UNSAFE.search(body) is not None
+                        or any(c in body for c in " /\\@?#*[]") or body.startswith((".", "-"))):
+        raise RunError(f"allow_hosts: expected a host name, *.DOMAIN or *, got {show(text)}")
+    return name
