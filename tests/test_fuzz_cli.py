@@ -163,6 +163,7 @@ def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
     r = _run(["analyse", str(record), "--html", str(target)])
     assert r.returncode == 1
     _one_line_error(r.stderr)
+    assert r.stderr.startswith(f"trio-solver: {target}") and str(record) not in r.stderr  # the output is at fault
     assert r.stdout == ""
     _no_temp_files(tmp_path)
 

@@ -834,6 +834,10 @@ def test_cli_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatc
     ["simulate", "--players", "3", "--games", "1", "--bots", "solver,memory"],
     ["simulate", "--players", "3", "--games", "1", "--backend", "ray", "--ray-address", "nowhere"],
     ["play", "--seed", "-1"],
+    ["analyse", "FILE", "--quick", "--html", "-"],
+    ["analyse", "FILE", "--quick", "--html", ""],
+    ["advise", "FILE", "--seed", "3"],
+    ["play", "--save", "-"],
     ["play", "--players", "3", "--bots", "memory"],
 ])
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:

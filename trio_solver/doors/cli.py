@@ -121,6 +121,13 @@ def _positive(text: str) -> int:
     return int(t)
 
 
+def _out_file(text: str) -> str:
+    """An output file's name: not empty, and not ``-`` (standard output carries the command's own text)."""
+    if not text.strip() or text == "-":
+        raise argparse.ArgumentTypeError(f"expected the name of a file to write, got {_show(text)}")
+    return text
+
+
 def _deals(text: str) -> int:
     """``--samples`` and ``--budget``: a number of deals (playouts), 1 to the library's cap."""
     n = _positive(text)
@@ -314,12 +321,12 @@ def _beliefs_text(data: dict[str, Any]) -> str:
 
 def cmd_advise(args: argparse.Namespace) -> str:
     record = _load(args.file)
-    for option, value in (("--samples", args.samples), ("--confidence", args.confidence)):
+    for option, value in (("--samples", args.samples), ("--confidence", args.confidence), ("--seed", args.seed)):
         if args.objective != "game" and value is not None:
             raise UsageError(f"{option} is for --objective game")
     seat = _one_seat(args, "advice is for the seat to move, whose hand must be known")
     advice, data = queries.advise(record, seat, args.after, args.objective, samples=args.samples,
-                                  seed=args.seed, confidence=args.confidence)
+                                  seed=args.seed or 0, confidence=args.confidence)
     if args.json:
         return json.dumps(data)
     view = record.view(seat, args.after)
@@ -445,8 +452,11 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write an output file atomically (see :func:`trio_solver.files.write_text`): complete or
-    untouched, no temporary file left; a bad path is one line (exit 1)."""
-    write_text(path, text)
+    untouched, no temporary file left; a bad path is one line (exit 1) that names the output file only."""
+    try:
+        write_text(path, text)
+    except RecordError as e:
+        raise _OutputError(str(e)) from None
 
 
 def _progress_of(args: argparse.Namespace) -> bool | Any:
@@ -657,7 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--samples", type=_deals, default=None, metavar="K",
                     help="--objective game: the most posterior deals per reveal (default %d at 3 players, "
                          "scaled by 3/players: %d at 6)" % (_DEFAULT_ADVISE, _DEFAULT_ADVISE // 2))
-    sp.add_argument("--seed", type=_seed, default=0, help="--objective game: seed of the posterior samples")
+    sp.add_argument("--seed", type=_seed, default=None, help="--objective game: seed of the posterior samples "
+                                                              "(default 0)")
     sp.add_argument("--confidence", type=_confidence_arg, default=None, metavar="C",
                     help="--objective game: stop once the ranking is clear at this confidence (default 0.95; 1: "
                          "every reveal on every deal)")
@@ -684,7 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("file", metavar="FILE", nargs="+", help="a record, or a directory of records, or several")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--all", action="store_true", help="also list every reveal (one game)")
-    sp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML report with a chart (one game)")
+    sp.add_argument("--html", metavar="OUT", type=_out_file, help="also write a self-contained HTML report with a chart (one game)")
     sp.add_argument("--csv", action="store_true", help="print the per-player summary as CSV (a collection)")
     sp.add_argument("--reports", metavar="DIR", help="also write a .txt and an .html report per game in DIR "
                                                      "(a collection)")
@@ -730,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", help=f"bot names for the other seats, comma-separated ({', '.join(BOT_NAMES)}; "
                                    "default memory)")
     sp.add_argument("--seed", type=_deal_seed, default=None, help="the deal's seed (default: a random one, printed)")
-    sp.add_argument("--save", metavar="FILE", help="save the game as a record (also when you quit)")
+    sp.add_argument("--save", metavar="FILE", type=_out_file, help="save the game as a record (also when you quit)")
     sp.add_argument("--delay", type=_delay, default=None,
                     help="seconds after each bot reveal (default 0.8 at a terminal, else 0)")
 
