@@ -106,6 +106,7 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
     labels = page.locator("dl.labels").inner_text()
     for word in ("inaccuracy", "mistake", "blunder", "accuracy", "trio chance"):
         assert word in labels
+    assert page.locator("#chart-phone").is_hidden() and page.locator("#players th .long").first.is_visible()
     page.screenshot(path=str(tmp_path / "desktop.png"), full_page=True)
     assert errors == []
     page.close()
@@ -116,11 +117,21 @@ def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
     assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out), "--quick"]) == 0
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(out.as_uri())
-    # the page itself never scrolls sideways; wide parts (chart, tables) scroll inside their boxes
+    # the page itself never scrolls sideways; the list of every reveal scrolls inside its box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    box = page.locator("#chart").bounding_box()
-    assert box is not None and box["width"] >= 300
-    page.locator("#chart .pt").nth(5).click()
+    # the players table fits, with short headings; the chart is the phone's, whole and readable
+    fits = "e => e.scrollWidth <= e.clientWidth"
+    assert page.locator("#players").evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    assert page.locator("#players th .short").first.is_visible() and not page.locator("#players th .long").first.is_visible()
+    assert page.locator("#chart").is_hidden() and page.locator("#chart-phone").is_visible()
+    assert page.locator(".chartwrap").evaluate(fits)
+    box = page.locator("#chart-phone").bounding_box()
+    assert box is not None and box["width"] >= 330
+    tick = page.locator("#chart-phone text.tick").first.bounding_box()
+    assert tick is not None and tick["height"] >= 9  # text a person can read, not a scaled-down desktop chart
+    assert page.locator("#chart-phone .pt").count() == page.locator("#chart .pt").count() > 5
+    page.locator("#chart-phone .pt").nth(5).click()
     assert "Played" in page.locator("#verdict").inner_text()
+    assert page.locator("#chart-phone .pt.sel").count() == 1
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .._text import escape
@@ -70,9 +71,34 @@ class Judged(Protocol):
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
-# chart geometry, in the SVG's own units (it scales to the page's width)
-_W, _H = 900, 320
-_LEFT, _RIGHT, _TOP, _BOTTOM = 56, 16, 30, 52
+@dataclass(frozen=True)
+class _Frame:
+    """A chart's geometry, in the SVG's own units (it scales to the page's width): the desktop chart is
+    wide and low; the phone's is narrow, so that its text and points keep a readable size."""
+
+    id: str
+    w: int
+    h: int
+    left: int = 56
+    right: int = 16
+    top: int = 30
+    bottom: int = 52
+    labels: int = 25  # the most turn numbers written under the axis
+
+    def x(self, i: int, n: int) -> float:
+        """The x of decision ``i`` of ``n``."""
+        return self.left + (self.w - self.left - self.right) * (i + 0.5) / max(n, 1)
+
+    def xb(self, k: int, n: int) -> float:
+        """The x of the boundary before decision ``k`` (after ``k`` decisions)."""
+        return self.left + (self.w - self.left - self.right) * k / max(n, 1)
+
+    def y(self, p: float) -> float:
+        return self.top + (self.h - self.top - self.bottom) * (1 - min(max(p, 0.0), 1.0))
+
+
+_WIDE = _Frame("chart", 900, 320)
+_NARROW = _Frame("chart-phone", 420, 300, left=48, right=10, labels=10)
 
 
 def embed_json(data: Any) -> str:
@@ -82,69 +108,56 @@ def embed_json(data: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _x(i: int, n: int) -> float:
-    return _LEFT + (_W - _LEFT - _RIGHT) * (i + 0.5) / max(n, 1)
-
-
-def _y(p: float) -> float:
-    return _TOP + (_H - _TOP - _BOTTOM) * (1 - min(max(p, 0.0), 1.0))
-
-
-def _xb(k: int, n: int) -> float:
-    """The x of the boundary before decision ``k`` (after ``k`` decisions)."""
-    return _LEFT + (_W - _LEFT - _RIGHT) * k / max(n, 1)
-
-
-def _chart(a: Judged) -> str:
+def _chart(a: Judged, f: _Frame) -> str:
     n = len(a.decisions)
     game = a.judged_by == "game"
     parts: list[str] = []
     # y axis: grid every 25%, title
     for k in range(5):
         p = k / 4
-        y = _y(p)
-        parts.append(f'<line x1="{_LEFT}" y1="{y:.1f}" x2="{_W - _RIGHT}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{k * 25}%</text>')
-    mid = (_TOP + _H - _BOTTOM) / 2
+        y = f.y(p)
+        parts.append(f'<line x1="{f.left}" y1="{y:.1f}" x2="{f.w - f.right}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{f.left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{k * 25}%</text>')
+    mid = (f.top + f.h - f.bottom) / 2
     ytitle = "chance to win the game" if game else "chance of a trio this turn"
     parts.append(f'<text class="axis" transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle">'
                  f'{ytitle}</text>')
     # x axis: a tick at the first reveal of each turn, numbered (thinned out when crowded)
     starts = [(i, d.turn) for i, d in enumerate(a.decisions) if i == 0 or a.decisions[i - 1].turn != d.turn]
-    every = max(1, len(starts) // 25 + (1 if len(starts) > 25 else 0))
-    base = _H - _BOTTOM
-    parts.append(f'<line x1="{_LEFT}" y1="{base}" x2="{_W - _RIGHT}" y2="{base}" class="axisline"/>')
+    every = max(1, -(-len(starts) // f.labels))
+    base = f.h - f.bottom
+    parts.append(f'<line x1="{f.left}" y1="{base}" x2="{f.w - f.right}" y2="{base}" class="axisline"/>')
     for k, (i, turn) in enumerate(starts):
-        x = _x(i, n) - (_W - _LEFT - _RIGHT) / max(n, 1) / 2
-        parts.append(f'<line x1="{x:.1f}" y1="{_TOP}" x2="{x:.1f}" y2="{base + 5}" class="turnline"/>')
+        x = f.x(i, n) - (f.w - f.left - f.right) / max(n, 1) / 2
+        parts.append(f'<line x1="{x:.1f}" y1="{f.top}" x2="{x:.1f}" y2="{base + 5}" class="turnline"/>')
         if k % every == 0:
             parts.append(f'<text x="{x + 2:.1f}" y="{base + 17}" class="tick">{turn}</text>')
-    parts.append(f'<text x="{(_LEFT + _W - _RIGHT) / 2:.0f}" y="{_H - 8}" class="axis" text-anchor="middle">'
+    parts.append(f'<text x="{(f.left + f.w - f.right) / 2:.0f}" y="{f.h - 8}" class="axis" text-anchor="middle">'
                  f'turn (each point is one reveal)</text>')
     # judged by the game: each seat's chance to win after every turn, one line per side
     if game and a.curve:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
         for s in sides:
             colour = COLOURS[s % len(COLOURS)]
-            pts = " ".join(f"{_xb(c.decisions, n):.1f},{_y(c.win_chance[s]):.1f}" for c in a.curve)
+            pts = " ".join(f"{f.xb(c.decisions, n):.1f},{f.y(c.win_chance[s]):.1f}" for c in a.curve)
             parts.append(f'<polyline points="{pts}" class="seatline" stroke="{colour}"/>')
     # the best reveal's chance: a grey line
     if n:
-        pts = " ".join(f"{_x(i, n):.1f},{_y(_best_y(a, d)):.1f}" for i, d in enumerate(a.decisions))
+        pts = " ".join(f"{f.x(i, n):.1f},{f.y(_best_y(a, d)):.1f}" for i, d in enumerate(a.decisions))
         parts.append(f'<polyline points="{pts}" class="bestline"/>')
     # trios: a marker at the top of the turn's last reveal
     for (event, turn, seat, value) in a.trios:
         idx = [i for i, d in enumerate(a.decisions) if d.event == event]
         if idx:
-            x = _x(idx[-1], n)
+            x = f.x(idx[-1], n)
         else:  # a turn of a seat whose hand is unknown: between its neighbours
             before = [i for i, d in enumerate(a.decisions) if d.event < event]
-            x = _x(before[-1], n) + 4 if before else _LEFT + 4
+            x = f.x(before[-1], n) + 4 if before else f.left + 4
         colour = COLOURS[seat % len(COLOURS)]
         tip = html.escape(f"turn {turn}: {a.players[seat]} takes the trio of {value}s")
         parts.append(f'<g class="trio"><title>{tip}</title>'
-                     f'<path d="M{x:.1f} {_TOP - 4} l6 -10 h-12 z" fill="{colour}"/>'
-                     f'<text x="{x:.1f}" y="{_TOP - 16}" text-anchor="middle" class="triotext">{value}</text></g>')
+                     f'<path d="M{x:.1f} {f.top - 4} l6 -10 h-12 z" fill="{colour}"/>'
+                     f'<text x="{x:.1f}" y="{f.top - 16}" text-anchor="middle" class="triotext">{value}</text></g>')
     # the reveals played: one clickable dot each
     for i, d in enumerate(a.decisions):
         colour = COLOURS[d.seat % len(COLOURS)]
@@ -153,20 +166,20 @@ def _chart(a: Judged) -> str:
         tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}, best {d.best}"
                           f"{', ' + d.label if d.label else ''}")
         parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
-                     f'<circle cx="{_x(i, n):.1f}" cy="{_y(_played_y(a, d)):.1f}" r="12" class="hit"/>'
-                     f'<circle cx="{_x(i, n):.1f}" cy="{_y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
+                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="12" class="hit"/>'
+                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
     # the points of the win-chance lines, on top: one clickable dot per side and turn
     if game and a.curve:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
         for k, c in enumerate(a.curve):
             chances = ", ".join(f"{a.players[s]} {_pct(c.win_chance[s])}" for s in sides)
             tip = html.escape(f"after turn {c.turns}: {chances}" if c.turns else f"start: {chances}")
-            x = _xb(c.decisions, n)
+            x = f.xb(c.decisions, n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
-                         + "".join(f'<circle cx="{x:.1f}" cy="{_y(c.win_chance[s]):.1f}" r="7" class="hit cphit"/>'
-                                   f'<circle cx="{x:.1f}" cy="{_y(c.win_chance[s]):.1f}" r="2.5" '
+                         + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="7" class="hit cphit"/>'
+                                   f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="2.5" '
                                    f'fill="{COLOURS[s % len(COLOURS)]}"/>' for s in sides) + '</g>')
-    return (f'<svg id="chart" viewBox="0 0 {_W} {_H}" preserveAspectRatio="xMidYMid meet" role="img" '
+    return (f'<svg id="{f.id}" class="chart" viewBox="0 0 {f.w} {f.h}" preserveAspectRatio="xMidYMid meet" role="img" '
             f'xmlns="http://www.w3.org/2000/svg" aria-label="chance of a trio at each reveal">{"".join(parts)}</svg>')
 
 
@@ -180,14 +193,23 @@ tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inacc
 tr.pick { cursor: pointer; } tr.pick:hover td { outline: 1px solid #99c; }
 tr.unscored td { color: #888; }
 .chartwrap { overflow-x: auto; }
-#chart { width: 100%; min-width: 620px; height: auto; display: block; }
-#chart .grid { stroke: #eee; } #chart .axisline { stroke: #888; } #chart .turnline { stroke: #ddd; }
-#chart .tick { font-size: 11px; fill: #555; } #chart .axis { font-size: 12px; fill: #333; }
-#chart .bestline { fill: none; stroke: #bbb; stroke-width: 1.5; stroke-dasharray: 4 3; }
-#chart .seatline { fill: none; stroke-width: 2; opacity: 0.85; } #chart .cp { cursor: pointer; }
-#chart .triotext { font-size: 11px; font-weight: bold; }
-#chart .hit { fill: transparent; } #chart .pt { cursor: pointer; }
-#chart .pt.sel circle:not(.hit) { stroke: #000; stroke-width: 2; }
+.chart { width: 100%; height: auto; display: block; }
+#chart { min-width: 620px; } #chart-phone { display: none; }
+#players .short { display: none; } #players .who { white-space: nowrap; }
+@media (max-width: 640px) {
+  body { padding: 0.6em; }
+  #chart { display: none; } #chart-phone { display: block; }
+  #players { font-size: 12px; } #players td, #players th { padding: 3px 3px; }
+  #players th, #players td:first-child, #players td:last-child { white-space: normal; }
+  #players .long { display: none; } #players .short { display: inline; }
+}
+.chart .grid { stroke: #eee; } .chart .axisline { stroke: #888; } .chart .turnline { stroke: #ddd; }
+.chart .tick { font-size: 11px; fill: #555; } .chart .axis { font-size: 12px; fill: #333; }
+.chart .bestline { fill: none; stroke: #bbb; stroke-width: 1.5; stroke-dasharray: 4 3; }
+.chart .seatline { fill: none; stroke-width: 2; opacity: 0.85; } .chart .cp { cursor: pointer; }
+.chart .triotext { font-size: 11px; font-weight: bold; }
+.chart .hit { fill: transparent; } .chart .pt { cursor: pointer; }
+.chart .pt.sel circle:not(.hit) { stroke: #000; stroke-width: 2; }
 .legend span { margin-right: 1em; white-space: nowrap; }
 #position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
 #position pre { font-size: 14px; margin: 0.4em 0; white-space: pre; overflow-x: auto; }
@@ -250,8 +272,8 @@ function tableLines(pos, mover, viewer) {
   return lines;
 }
 function select(kind, i) {
-  document.querySelectorAll('#chart .pt').forEach(g => g.classList.toggle('sel', kind === 'pt' && Number(g.dataset.i) === i));
-  document.querySelectorAll('#chart .cp').forEach(g => g.classList.toggle('sel', kind === 'cp' && Number(g.dataset.k) === i));
+  document.querySelectorAll('.chart .pt').forEach(g => g.classList.toggle('sel', kind === 'pt' && Number(g.dataset.i) === i));
+  document.querySelectorAll('.chart .cp').forEach(g => g.classList.toggle('sel', kind === 'cp' && Number(g.dataset.k) === i));
 }
 function showCurve(k) {
   const c = data.curve[k];
@@ -302,11 +324,11 @@ function show(i) {
   verdict.id = 'verdict';
   el.appendChild(verdict);
 }
-document.querySelectorAll('#chart .pt').forEach(g => {
+document.querySelectorAll('.chart .pt').forEach(g => {
   g.addEventListener('click', () => show(Number(g.dataset.i)));
   g.addEventListener('keydown', e => { if (e.key === 'Enter') show(Number(g.dataset.i)); });
 });
-document.querySelectorAll('#chart .cp').forEach(g => {
+document.querySelectorAll('.chart .cp').forEach(g => {
   g.addEventListener('click', () => showCurve(Number(g.dataset.k)));
   g.addEventListener('keydown', e => { if (e.key === 'Enter') showCurve(Number(g.dataset.k)); });
 });
@@ -336,13 +358,19 @@ def _best_y(a: Judged, d: Any) -> float:
     return float(d.p_game_best) if d.p_game_best is not None else _mover_chance(a, d)
 
 
+def _heads(*names: tuple[str, str]) -> str:
+    """Table headings, each with a short form that a phone shows instead (:data:`_STYLE`)."""
+    return "".join(f'<th><span class="long">{long}</span><span class="short" title="{long}">{short}</span></th>'
+                   for long, short in names)
+
+
 def _seat_rows(a: Judged) -> str:
     rows = []
     for s in a.seats:
         colour = COLOURS[s.seat % len(COLOURS)]
         acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
         loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
-        rows.append(f"<tr><td><span style='color:{colour}'>&#9679;</span> {html.escape(s.name)}"
+        rows.append(f"<tr><td><span class='who'><span style='color:{colour}'>&#9679;</span> {html.escape(s.name)}</span>"
                     f"{' (won)' if s.won else ''}</td><td>{s.decisions}</td><td>{acc}</td><td>{loss}</td>"
                     f"<td>{s.inaccuracies}</td><td>{s.mistakes}</td><td>{s.blunders}</td>"
                     f"<td>{', '.join(map(str, s.trios)) or '-'}</td></tr>")
@@ -422,12 +450,12 @@ def page(a: Judged, title: str) -> str:
 <h1>{title}</h1>
 <p id="header">{header}</p>
 <h2>Players</h2>
-<div class="wrap"><table id="players"><tr><th>player</th><th>choices</th><th>accuracy</th><th>average loss</th>
-<th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>trios</th></tr>{_seat_rows(a)}</table></div>
+<div class="wrap"><table id="players"><tr><th>player</th><th>choices</th>{_heads(("accuracy", "acc."),
+    ("average loss", "avg loss"), ("inaccuracies", "inacc."), ("mistakes", "mist."), ("blunders", "blund."))}<th>trios</th></tr>{_seat_rows(a)}</table></div>
 <h2>Key moments</h2><ul class="moments">{moments}</ul>
 <h2>The game in one chart</h2>
 <p class="legend">{legend}<span>&#9660; a trio (its value above)</span> <span style="color:#999">- - best reveal</span></p>
-<div class="chartwrap">{_chart(a)}</div>
+<div class="chartwrap">{_chart(a, _WIDE)}{_chart(a, _NARROW)}</div>
 {_chart_text(a)}
 <div id="position"><p>Click a point of the chart to see the table as the mover saw it.</p></div>
 <h2>What the labels mean</h2>
