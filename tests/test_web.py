@@ -91,6 +91,31 @@ def fine(p: float) -> str:
     return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
 
 
+def plan_words(top: dict[str, Any], names: list[str] | None = None) -> str:
+    """The advice's plan line for reveal ``top`` of `advise --json`: the four likeliest values that can still
+    make a trio, each with what to ask next, then the other values in two sums."""
+    r = top["reveal"]
+    (kind, index), = r.items()
+    seat = f"{names[index]} (seat {index})" if names and kind != "centre" else f"Seat {index}"
+    where = f"centre slot {index}" if kind == "centre" else f"{kind} card of {seat}"
+    hopes = sorted((st for st in top["plan"] if st["p_trio"] > 0), key=lambda st: -st["probability"])
+    if not hopes:
+        return f"The plan for {short(r)} ({where}): no trio can follow."
+    parts = []
+    for st in hopes[:4]:
+        then = ", then ".join(short(x) for x in st["then"])
+        parts.append(f"if it shows {st['value']} ({percent(st['probability'])}), "
+                     + (f"then {then}: {fine(st['p_trio'])} chance of a trio" if then else "the trio is made"))
+    text = "; ".join(parts)
+    if hopes[4:]:
+        more = len(hopes) - 4
+        text += f"; {more} more value{'s' if more > 1 else ''} ({percent(sum(st['probability'] for st in hopes[4:]))}) that can still make one"
+    none = sum(st["probability"] for st in top["plan"] if st["p_trio"] <= 0)
+    if none > 0:
+        text += f"; any other value ({percent(none)}) ends the turn"
+    return f"The plan for {short(r)} ({where}): {text}."
+
+
 def short(r: dict[str, int]) -> str:
     (k, v), = r.items()
     return {"centre": "c", "lowest": "l", "highest": "h"}[k] + str(v)
@@ -162,15 +187,23 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
         expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
         expect(page.locator("#advice-note")).to_contain_text(f"“{objective}”")
         assert advice_rows(page) == rows
-        # the first reveal's plan in words: each value it may show, what to ask next
+        # the first reveal's plan in words: the likeliest values that can still make a trio, what to ask next
         top = want["reveals"][0]
         plan = page.locator("#advice-plan")
         expect(plan).to_contain_text(f"The plan for {short(top['reveal'])} (")
-        for step in top["plan"]:
-            then = ", then ".join(short(r) for r in step["then"])
-            expect(plan).to_contain_text(f"if it shows {step['value']} ({percent(step['probability'])}), "
-                                         + (f"then {then}: {fine(step['p_trio'])} chance of a trio" if then
-                                            else "the trio is made"))
+        expect(plan).to_have_text(plan_words(top, json.loads(path.read_text()).get("names")))
+    # a centre card may show many values: the plan names the likeliest, then sums the others
+    page.select_option("#objective", "trio")
+    page.locator("#slider").fill("4")
+    settle(page)
+    want = cli_json(capsys, "advise", "--json", str(path), "--after", "4", "--objective", "trio")
+    assert "centre" in want["reveals"][0]["reveal"]
+    words = plan_words(want["reveals"][0], json.loads(path.read_text()).get("names"))
+    expect(page.locator("#advice-plan")).to_have_text(words)
+    assert "more value" in words and "ends the turn" in words  # a centre card: twelve values, some lost at once
+    page.click("#last")
+    page.click("#prev")
+    settle(page)
     # the chance to win the game after each reveal: the p_game column
     page.select_option("#objective", "game")
     want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0", "--objective", "game")
@@ -605,3 +638,24 @@ def test_a_team_game_is_analysed_by_the_game(page: Page) -> None:
         ys = [float(p.split(",")[1]) for p in (line.get_attribute("points") or "").split()]
         assert len(ys) == positions
         assert ys[1] == ys[0] and ys[2] == ys[0]  # the two opening swaps keep the chance before them
+
+
+def test_a_request_waits_while_the_service_is_starting(page: Page) -> None:
+    """A 503 "starting" answer is tried again (the status line says why) until the service answers."""
+    calls: list[str] = []
+
+    def starting_twice(route: Any) -> None:
+        calls.append(route.request.url)
+        if len(calls) <= 2:
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": "the service is starting: its workers are loading the kernel"}))
+        else:
+            route.continue_()
+
+    page.route("**/v1/validate", starting_twice)
+    page.select_option("#example", "full_deal_4p.json")
+    expect(page.locator("#status")).to_contain_text("The service is starting")
+    expect(page.locator("#board")).to_be_visible()
+    settle(page)
+    assert len(calls) == 3
+    expect(page.locator("#error")).to_be_hidden()

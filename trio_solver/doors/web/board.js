@@ -28,19 +28,30 @@ const TEAM_NAMES = ["A", "B", "C"];
 
 class ApiError extends Error {}
 
+// while the service is starting (its workers load the playout kernel, up to a minute on a machine's first
+// run) a request is tried again every 2 s, for up to 3 minutes, and the status line says why
+const STARTING_RETRIES = 90;
+
 async function api(op, body = {}) {
-  let resp;
-  try {
-    resp = await fetch(`/v1/${op}`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ApiError(`The service cannot be reached (${e.message}).`);
+  for (let attempt = 0; ; attempt++) {
+    let resp;
+    try {
+      resp = await fetch(`/v1/${op}`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+    } catch (e) {
+      throw new ApiError(`The service cannot be reached (${e.message}).`);
+    }
+    let data;
+    try { data = await resp.json(); } catch { throw new ApiError(`The service answered ${resp.status} without JSON.`); }
+    if (resp.status === 503 && /is starting/.test(data.error || "") && attempt < STARTING_RETRIES) {
+      setStatus("The service is starting (it loads its playout kernel); trying again in a moment…");
+      await new Promise((r) => setTimeout(r, 2000));
+      continue;
+    }
+    if (!resp.ok) throw new ApiError(data.error || `The service answered ${resp.status}.`);
+    return data;
   }
-  let data;
-  try { data = await resp.json(); } catch { throw new ApiError(`The service answered ${resp.status} without JSON.`); }
-  if (!resp.ok) throw new ApiError(data.error || `The service answered ${resp.status}.`);
-  return data;
 }
 
 // -- state ------------------------------------------------------------------------------------
@@ -478,12 +489,20 @@ async function showAdvice(fr, token) {
     + planText(best.plan) : "";
 }
 
-// the advisor's plan, in words: for each value the reveal may show, what to ask next and the chance of a trio
+// the advisor's plan, in words: the values the reveal most likely shows that can still make a trio, what to ask
+// next and the chance of a trio then; the other values together
 function planText(plan) {
-  if (!plan || !plan.length) return "no trio can follow.";
-  return plan.map((step) => `if it shows ${step.value} (${pct(step.probability)}), `
+  const hopes = (plan || []).filter((step) => step.p_trio > 0).sort((a, b) => b.probability - a.probability);
+  if (!hopes.length) return "no trio can follow.";
+  const says = (step) => `if it shows ${step.value} (${pct(step.probability)}), `
     + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
-      : `the trio is made`)).join("; ") + ".";
+      : "the trio is made");
+  const shown = hopes.slice(0, 4);
+  const rest = hopes.slice(4).reduce((p, step) => p + step.probability, 0);
+  const none = (plan || []).filter((step) => step.p_trio <= 0).reduce((p, step) => p + step.probability, 0);
+  return shown.map(says).join("; ")
+    + (rest > 0 ? `; ${plural(hopes.length - shown.length, "more value")} (${pct(rest)}) that can still make one` : "")
+    + (none > 0 ? `; any other value (${pct(none)}) ends the turn` : "") + ".";
 }
 
 // -- the move list ---------------------------------------------------------------------------
