@@ -229,7 +229,7 @@ def test_cli_simulate_save_writes_records_that_replay(tmp_path: Path) -> None:
 
 def test_cli_simulate_errors() -> None:
     proc = _cli("simulate", "--players", "3", "--bots", "memory,memory", "--games", "1", "--json")
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1
     proc = _cli("simulate", "--players", "3", "--frobnicate")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
