@@ -6,30 +6,93 @@ board's loading give them) and :func:`~trio_solver.doors.queries.state` after th
 step of the board), from every hand and from one seat's view.
 
     python benchmarks/replay_speed.py --seed 3
+
+With ``--longest`` it times instead the longest record the format takes (``MAX_EVENTS`` failed turns of
+3 players, each showing the same two centre cards), each step in a fresh process, with that process's
+peak memory: reading it, the position after 1 event (``state``), the frames up to event 1 and up to
+5,000 (``replay --after``), and every frame under a 10 s time limit.
+
+    python benchmarks/replay_speed.py --longest
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import random
+import resource
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from trio_solver import limits  # noqa: E402
 from trio_solver.decide.bots import make_bot  # noqa: E402
+from trio_solver.errors import TrioError  # noqa: E402
+from trio_solver.game.events import MAX_EVENTS  # noqa: E402
+from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.doors import queries  # noqa: E402
 from trio_solver.game.record import Record  # noqa: E402
 from trio_solver.game.rules import Rules  # noqa: E402
 from trio_solver.run.simulate import play_game  # noqa: E402
 
 
+def longest_record() -> Record:
+    """A whole-deal record of ``MAX_EVENTS`` failed turns: every turn shows centre slot 0 and the first
+    slot that holds another value."""
+    game = Game.deal(Rules(3), rng=random.Random(5))
+    other = next(j for j in range(1, len(game.centre)) if game.centre[j] != game.centre[0])
+    return Record.from_json({"format": "trio-record/1", **game.to_json(),
+                             "events": [{"turn": k % 3, "reveals": [{"centre": 0}, {"centre": other}]}
+                                        for k in range(MAX_EVENTS)]})
+
+
+def _step(job: tuple[str, str]) -> tuple[float, float, str]:
+    """In a fresh process: one step on the record saved at ``path``; (CPU seconds, peak MB, what it gave)."""
+    what, path = job
+    t = time.process_time()
+    try:
+        record = Record.load(path)
+        if what == "state after 1 event":
+            out = f"{len(queries.state(record, 'all', 1)['legal'])} legal reveals"
+        elif what.startswith("replay up to event"):
+            out = f"{len(queries.replay(record, 'all', int(what.rsplit(' ', 1)[1]))['frames'])} frames"
+        elif what == "every frame, 10 s limit":
+            with limits.time_limit(10):
+                out = f"{len(queries.replay(record, 'all')['frames'])} frames"
+        else:
+            out = f"{len(record.events)} events"
+    except TrioError as e:
+        out = str(e)
+    return time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, out
+
+
+def longest(directory: str) -> None:
+    path = os.path.join(directory, "longest.json")
+    longest_record().save(path)
+    print(f"the longest record: {MAX_EVENTS:,} events, {os.path.getsize(path) / 1e6:.1f} MB")
+    steps = ["read", "state after 1 event", "replay up to event 1", "replay up to event 5000",
+             "every frame, 10 s limit"]
+    ctx = multiprocessing.get_context("spawn")
+    for what in steps:
+        with ctx.Pool(1, maxtasksperchild=1) as pool:
+            cpu, peak, out = pool.map(_step, [(what, path)])[0]
+        print(f"{what:<26} {cpu:6.2f} s CPU  peak {peak:6.0f} MB  {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--longest", action="store_true", help="time the longest record the format takes")
     args = p.parse_args(argv)
+    if args.longest:
+        with tempfile.TemporaryDirectory() as tmp:
+            longest(tmp)
+        return 0
     rules = Rules(args.players)
     bots = [make_bot("random", random.Random(args.seed * 10 + s)) for s in range(rules.players)]
     record = Record.from_game(play_game(rules, bots, rng=random.Random(args.seed)))
