@@ -153,6 +153,18 @@ def test_a_link_is_written_through_and_a_pipe_is_left_alone(tmp_path: Path) -> N
     assert stat.S_ISFIFO(os.stat(pipe).st_mode)
     _no_temp_files(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "out.fifo", "reports"]
+    # links that lead nowhere: round in a circle (refused, both links kept), into a missing folder
+    (tmp_path / "a.html").symlink_to(tmp_path / "b.html")
+    (tmp_path / "b.html").symlink_to(tmp_path / "a.html")
+    r = _run(["analyse", "--quick", str(EX / "full_deal_4p.json"), "--html", str(tmp_path / "a.html")])
+    assert r.returncode == 1 and "is a symbolic link that loops" in r.stderr
+    _one_line_error(r.stderr)
+    assert (tmp_path / "a.html").is_symlink() and (tmp_path / "b.html").is_symlink()
+    (tmp_path / "far.json").symlink_to(tmp_path / "missing" / "g.json")
+    r = _run(["play", "--players", "3", "--seed", "1", "--save", str(tmp_path / "far.json")], shell_suffix="<&-")
+    assert r.returncode == 1 and r.stdout == ""  # refused before the game, not after it
+    _one_line_error(r.stderr)
+    _no_temp_files(tmp_path)
 
 
 @pytest.mark.parametrize("where", ["read-only", "directory", "missing"])

@@ -274,6 +274,8 @@ def test_unreadable_lines(line: str | bytes, needle: str) -> None:
     ({"id": [1, {"a": None}], "op": "validate", "record": {"format": "trio-record/1"}}, "rules: missing"),
     ({"id": 23, "op": "validate", "record": {**GOOD, "extra": 1}}, "extra: unknown key"),
     ({"id": 24, "op": "version", "verbose": True}, "unknown argument"),
+    ({"id": 25, "op": "advise", "record": GOOD, "seed": 3}, "seed: only for objective 'game'"),
+    ({"id": 26, "op": "advise", "record": GOOD, "objective": "trio", "samples": 9}, "samples: only for objective"),
 ])
 def test_bad_requests_get_one_line_and_their_id(request_: dict[str, Any], needle: str) -> None:
     resp = err(request_)

@@ -894,5 +894,7 @@ def test_a_long_record_replays_what_is_asked_under_the_time_limit() -> None:
     undone = Game.replay(record.rules, record.deal, record.events[:30], record.first_player)  # type: ignore[arg-type]
     light = Game.replay(record.rules, record.deal, record.events[:30], record.first_player, undo=False)  # type: ignore[arg-type]
     assert light == undone and light._undo == [] and len(undone._undo) == 60
+    for after in (30, 2999, None):  # the positions a record replays keep no undo history
+        assert record.game(after)._undo == [] and record.position(after) == record.game(after)
     with limits.time_limit(0.01), pytest.raises(limits.LimitError, match="replay: stopped at the time limit"):
         queries.replay(record)

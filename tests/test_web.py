@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from helpers_service import live_server
 from trio_solver.doors.cli import main
+from trio_solver.game.record import Record
 from trio_solver.words import percent, pm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,8 +111,8 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None) -> str:
     if hopes[4:]:
         more = len(hopes) - 4
         text += f"; {more} more value{'s' if more > 1 else ''} ({percent(sum(st['probability'] for st in hopes[4:]))}) that can still make one"
-    none = sum(st["probability"] for st in top["plan"] if st["p_trio"] <= 0)
-    if none > 0:
+    none = 1 - sum(st["probability"] for st in hopes)  # every value the plan gives no chance, or does not list
+    if none > 1e-9:
         text += f"; any other value ({percent(none)}) ends the turn"
     return f"The plan for {short(r)} ({where}): {text}."
 
@@ -560,13 +561,18 @@ def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, he
     assert errors == [], errors
 
 
-def test_a_card_on_the_table_plays_it(page: Page) -> None:
+def start_play(page: Page, players: int, seed: int, ready: str = "#play-legal button") -> None:
+    """A new game against the bots, waited for until ``ready`` shows and nothing is in flight."""
     page.click("button[data-mode=play]")
-    page.select_option("#p-players", "3")
-    page.fill("#p-seed", "2")
+    page.select_option("#p-players", str(players))
+    page.fill("#p-seed", str(seed))
     page.click("#play-form button[type=submit]")
-    page.wait_for_selector("#play-legal button")
+    page.wait_for_selector(ready)
     settle(page)
+
+
+def test_a_card_on_the_table_plays_it(page: Page) -> None:
+    start_play(page, 3, 2)
     playable = page.locator("#table .card.playable")
     expect(playable).not_to_have_count(0)
     target = playable.first.get_attribute("data-reveal")
@@ -586,12 +592,7 @@ def saved_record(page: Page) -> Any:
 
 def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None:
     """A double tap plays one reveal and no bot plays for me; the advice of a past position cannot play."""
-    page.click("button[data-mode=play]")
-    page.select_option("#p-players", "4")
-    page.fill("#p-seed", "7")
-    page.click("#play-form button[type=submit]")
-    page.wait_for_selector("#play-legal button[data-reveal='l0']")
-    settle(page)
+    start_play(page, 4, 7, "#play-legal button[data-reveal='l0']")
     page.click("#play-legal button[data-reveal='l0']")
     expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
     settle(page)
@@ -659,3 +660,55 @@ def test_a_request_waits_while_the_service_is_starting(page: Page) -> None:
     settle(page)
     assert len(calls) == 3
     expect(page.locator("#error")).to_be_hidden()
+
+
+SLOW_MOVES = """
+(() => {
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = async (url, opts) => {
+    if (String(url).endsWith('/v1/move') && window.slowMoves) await new Promise((r) => setTimeout(r, 2500));
+    return fetch0(url, opts);
+  };
+})();
+"""
+
+
+def test_a_dropped_game_s_late_moves_change_nothing(browser: Browser, url: str) -> None:
+    """A move still on its way when the player loads another record, or starts a new game, is dropped when
+    its answer comes: the board keeps what was loaded last, and the old game's bots stop."""
+    with board(browser, url, 1280, 900, accept_downloads=True) as (page, errors):
+        page.add_init_script(SLOW_MOVES)
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        start_play(page, 3, 7, "#play-legal button[data-reveal='l0']")
+        page.evaluate("window.slowMoves = true")
+        page.click("#play-legal button[data-reveal='l0']")
+        # another record while the move is on its way
+        page.click("button[data-mode=record]")
+        load_example(page, "full_deal_4p.json")
+        n = len(json.loads((ROOT / "examples" / "full_deal_4p.json").read_text())["events"])
+        page.wait_for_timeout(3500)  # the old move's answer has come by now
+        settle(page)
+        expect(page.locator("#position")).to_contain_text(f"After {n} of {n} events")
+        expect(page.locator("#table .seat")).to_have_count(4)
+        # a new game while my turn-ending move is on its way: the old game's bots never play into it
+        page.evaluate("window.slowMoves = false")
+        start_play(page, 3, 7, "#play-legal button[data-reveal='l0']")
+        page.click("#play-legal button[data-reveal='l0']")
+        expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
+        settle(page)
+        page.evaluate("window.slowMoves = true")
+        page.click("#play-legal button[data-reveal='h0']")  # my highest card cannot match my lowest
+        page.select_option("#p-players", "4")
+        page.fill("#p-seed", "8")
+        page.click("#play-form button[type=submit]")
+        page.evaluate("window.slowMoves = false")
+        page.wait_for_timeout(3500)
+        page.wait_for_function("!document.body.dataset.busy && (document.querySelector('#play-legal button') || "
+                               "document.querySelector('#play-prompt').textContent.includes('won'))")
+        record = saved_record(page)
+        assert record["rules"]["players"] == 4
+        Record.from_json(record)  # a record of the new game only: every move in it replays on its deal
+        expect(page.locator("#table .seat")).to_have_count(4)
+        expect(page.locator("#error")).to_be_hidden()
+    assert errors == [], errors

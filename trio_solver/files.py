@@ -42,6 +42,8 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     target = Path(path)
     if target.is_symlink():  # the link stays: the file it points to is written
         target = Path(os.path.realpath(target))
+        if target.is_symlink():  # realpath stops where links go round in a circle
+            raise RecordError(str(path), "is a symbolic link that loops")
     if target.is_dir():
         raise RecordError(str(path), "is a directory")
     if target.exists() and not target.is_file():

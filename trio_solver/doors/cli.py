@@ -569,17 +569,16 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
 def cmd_play(args: argparse.Namespace) -> str:
     rules = Rules(args.players, args.mode, args.teams)
     if not 0 <= args.seat < rules.players:
-        raise RulesError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
+        raise UsageError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
     if len(bots) != rules.players - 1:
         raise UsageError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:
-        directory = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(directory):
+        target = os.path.realpath(args.save)  # through a symbolic link: where the file will be
+        if not os.path.isdir(os.path.dirname(target)):
             raise RecordError(args.save, "the directory does not exist")
-        target = os.path.realpath(args.save)
         if os.path.isdir(target):  # refused now, not once the game is played
             raise RecordError(args.save, "is a directory")
         if os.path.exists(target) and not os.path.isfile(target):

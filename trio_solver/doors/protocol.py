@@ -243,6 +243,8 @@ def _op_advise(a: _Args) -> dict[str, Any]:
         a.fail("samples", "only for objective 'game'")
     if objective != "game" and confidence is not None:
         a.fail("confidence", "only for objective 'game'")
+    if objective != "game" and "seed" in a.data:
+        a.fail("seed", "only for objective 'game'")
     return queries.advise(record, seat, after, objective, samples=samples, seed=seed, confidence=confidence)[1]
 
 

@@ -229,13 +229,14 @@ class Record:
         return after
 
     def game(self, after: int | None = None) -> Game:
-        """The true state after the first ``after`` events (all by default); full-deal records only."""
+        """The true state after the first ``after`` events (all by default); full-deal records only. Its undo
+        history is empty (:meth:`Game.copy`'s), so a long record's replay keeps one position in memory."""
         if self.deal is None:
             raise RecordError("deal", "this record has no deal: only a player view can be replayed")
         n = self._check_after(after)
         if n == len(self.events) and isinstance(self._final, Game):
             return self._final.copy()
-        return Game.replay(self.rules, self.deal, self.events[:n], self.first_player)
+        return Game.replay(self.rules, self.deal, self.events[:n], self.first_player, undo=False)
 
     def known_seats(self) -> tuple[int, ...]:
         """Seats whose hand this record knows."""

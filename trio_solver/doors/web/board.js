@@ -27,6 +27,9 @@ const TEAM_NAMES = ["A", "B", "C"];
 // -- the API --------------------------------------------------------------------------------
 
 class ApiError extends Error {}
+// the answer to a move of a game the board has dropped since (a new game, another record, another mode):
+// nothing to show, nothing to change
+class Dropped extends Error {}
 
 // while the service is starting (its workers load the playout kernel, up to a minute on a machine's first
 // run) a request is tried again every 2 s, for up to 3 minutes, and the status line says why
@@ -47,6 +50,7 @@ async function api(op, body = {}) {
     if (resp.status === 503 && /is starting/.test(data.error || "") && attempt < STARTING_RETRIES) {
       setStatus("The service is starting (it loads its playout kernel); trying again in a moment…");
       await new Promise((r) => setTimeout(r, 2000));
+      setStatus("Working…");
       continue;
     }
     if (!resp.ok) throw new ApiError(data.error || `The service answered ${resp.status}.`);
@@ -69,8 +73,8 @@ const app = {
   me: null,          // table/play mode: my seat
   playBot: "memory",
   busy: 0,
-  moving: false,     // a move (and the bots' answer) is under way: another tap is ignored
-  game: 0,           // bumps with every new game or mode, so that the bots of an old game stop
+  moving: 0,         // moves (and the bots' answers) under way: while any is, a tap is ignored
+  game: 0,           // bumps with every record loaded and every mode, so that the moves of an old game are dropped
   token: 0,          // bumps when the position changes, so late answers are dropped
 };
 
@@ -89,7 +93,7 @@ async function guarded(fn) {
     await fn();
     showError("");
   } catch (e) {
-    showError(e instanceof ApiError ? e.message : `Error: ${e.message}`);
+    if (!(e instanceof Dropped)) showError(e instanceof ApiError ? e.message : `Error: ${e.message}`);
   } finally {
     app.busy--;
     if (!app.busy) {
@@ -139,6 +143,7 @@ async function loadRecord(doc, { seat = "default", pos = "last" } = {}) {
     try { doc = JSON.parse(doc); } catch (e) { throw new ApiError(`This is not JSON: ${e.message}`); }
   }
   await api("validate", { record: doc });
+  app.game++;  // a move still on its way belongs to the record this one replaces
   app.record = doc;
   app.analysis = null;
   app.chances = null;
@@ -201,13 +206,15 @@ async function resume() {
   app.playBot = g.bot || "memory";
   await loadRecord(g.record, { seat: g.me });
   if (g.mode === "table") $("#entry").hidden = false;
-  if (g.mode === "play") { $("#play-moves").hidden = false; await botsMove(); }
+  if (g.mode === "play") { $("#play-moves").hidden = false; await moving(botsMove); }
   $("#resume-box").hidden = true;
 }
 
 async function replay(pos = "keep") {
   saveGame();
+  const game = app.game;
   const data = await api("replay", { record: app.record, seat: app.seat });
+  if (app.game !== game) throw new Dropped();
   app.frames = data.frames;
   app.replaySeat = data.seat;
   // a whole-deal record seen by one seat (or a spectator) can also show where the cards really were
@@ -499,10 +506,12 @@ function planText(plan) {
       : "the trio is made");
   const shown = hopes.slice(0, 4);
   const rest = hopes.slice(4).reduce((p, step) => p + step.probability, 0);
-  const none = (plan || []).filter((step) => step.p_trio <= 0).reduce((p, step) => p + step.probability, 0);
+  // the values that end the turn at once: every value the plan does not list with a chance (mid-turn, every
+  // value but the one face up)
+  const none = 1 - hopes.reduce((p, step) => p + step.probability, 0);
   return shown.map(says).join("; ")
     + (rest > 0 ? `; ${plural(hopes.length - shown.length, "more value")} (${pct(rest)}) that can still make one` : "")
-    + (none > 0 ? `; any other value (${pct(none)}) ends the turn` : "") + ".";
+    + (none > 1e-9 ? `; any other value (${pct(none)}) ends the turn` : "") + ".";
 }
 
 // -- the move list ---------------------------------------------------------------------------
@@ -817,9 +826,10 @@ function parseEntry(text) {
   return { swap: [Number(m[1]), Number(m[2])], cards: m[3] === undefined ? null : [Number(m[3]), Number(m[4])] };
 }
 
-async function addMove(text) {
+async function addMove(text, game = app.game) {
   const move = parseEntry(text);
   const res = await api("move", { record: app.record, reveal: move });
+  if (app.game !== game) throw new Dropped();
   if (typeof move !== "string") {
     app.record = res.record;
     setStatus(`${text}: swap recorded.`);
@@ -844,36 +854,36 @@ function undoLast() {
 
 // -- play against the bots ------------------------------------------------------------------------------
 
-async function startPlay() {
+function startPlay() {
   const players = Number($("#p-players").value);
   const seat = Number($("#p-seat").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   const seed = Number($("#p-seed").value) || 0;
-  app.game++;  // the bots of a game under way stop at their next step
-  for (let i = 0; app.moving && i < 600; i++) await new Promise((r) => setTimeout(r, 50));
-  const res = await api("new_game", { rules: { players, mode: $("#p-mode").value }, seed });
-  app.me = seat;
-  app.playBot = $("#p-bot").value;
-  app.hint = false;
-  await loadRecord(res.record, { seat });
-  $("#play-moves").hidden = false;
-  await oneMove(botsMove);
+  app.game++;  // the moves of a game under way are dropped when their answers come
+  return moving(async () => {
+    const res = await api("new_game", { rules: { players, mode: $("#p-mode").value }, seed });
+    app.me = seat;
+    app.playBot = $("#p-bot").value;
+    app.hint = false;
+    await loadRecord(res.record, { seat });
+    $("#play-moves").hidden = false;
+    await botsMove();
+  });
 }
 
-async function botsMove() {
+async function botsMove(game = app.game) {
   // the bots play until it is my turn or the game ends; the status then tells every bot turn, not only
   // the last (the move list beside the table has them all)
   let guard = 0;
   const since = app.record.events.length;
-  const game = app.game;
   while (app.mode === "play" && app.game === game && guard++ < 200) {
     const fr = app.frames[app.frames.length - 1];
     if (fr.winner !== null || fr.to_move === app.me) break;
     await new Promise((r) => setTimeout(r, 350));
     const seed = (Number($("#p-seed").value) || 0) * 1000 + app.record.events.length;
     const choice = await api("bot", { record: app.record, bot: app.playBot, seed });
-    if (app.game !== game) return;
-    const res = await addMove(choice.reveal);
+    if (app.game !== game) throw new Dropped();
+    const res = await addMove(choice.reveal, game);
     setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}: ${res.status}`);
   }
   const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move);
@@ -884,8 +894,14 @@ async function botsMove() {
 // double tap cannot play twice or start a second round of bot moves
 async function oneMove(fn) {
   if (app.moving) return;
-  app.moving = true;
-  try { await fn(); } finally { app.moving = false; }
+  await moving(fn);
+}
+
+// taps are ignored while fn runs (a new game's setup and first bot moves run so even if an old game's
+// bots are still waiting for an answer: that answer is dropped)
+async function moving(fn) {
+  app.moving++;
+  try { await fn(); } finally { app.moving--; }
 }
 
 // my reveal in a game against the bots: only at the live position, on my turn
@@ -895,8 +911,9 @@ function playMove(r) {
     if (app.mode !== "play" || !fr || fr.winner !== null) throw new ApiError("The game is over.");
     if (app.pos !== app.frames.length - 1) throw new ApiError("Go to the last position to play.");
     if (fr.to_move !== app.me) throw new ApiError(`It is ${seatName(fr.to_move)}'s turn, not yours.`);
-    await addMove(r);
-    await botsMove();
+    const game = app.game;
+    await addMove(r, game);
+    await botsMove(game);
   });
 }
 
