@@ -14,7 +14,8 @@ from trio_solver import Beliefs, Deadline, LimitError, Record, TrioError, time_l
 from trio_solver.doors import cli
 from trio_solver.infer import csp
 from trio_solver.infer.facts import MAX_STATE_BUDGET, MAX_SWAP_BUDGET
-from trio_solver.limits import MAX_SECONDS, as_deadline, check
+from trio_solver.limits import MAX_SECONDS, as_deadline, check, named
+from trio_solver.report.analysis import analyse
 from trio_solver.infer.validate import check_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -298,3 +299,14 @@ def test_play_with_a_limit_loads_the_kernel_before_the_first_bot_decides(monkeyp
             assert calls == []  # no limit: nothing loaded ahead, no bot wrapped
         else:
             assert calls[0] == "kernel loaded" and calls.count("kernel loaded") == 1 and "bot decides" in calls
+
+
+def test_an_analysis_stopped_by_its_time_limit_names_the_analysis() -> None:
+    """The step that ran out of time (`advise for the game`, `beliefs`) is the analysis a person asked for;
+    an error that is not a time limit passes through `named` unchanged."""
+    record = Record.load(FULL)
+    with time_limit(0.05), pytest.raises(LimitError) as stopped:
+        analyse(record, samples=256)
+    assert str(stopped.value) == "analyse: stopped at the time limit of 0.05 s"
+    with pytest.raises(LimitError, match="^swap budget: too large$"), named("analyse"):
+        raise LimitError("swap budget: too large")

@@ -38,6 +38,7 @@ __all__ = [
     "MAX_SECONDS",
     "as_deadline",
     "check",
+    "named",
     "time_limit",
 ]
 
@@ -118,6 +119,19 @@ def time_limit(limit: Deadline | float | None) -> Iterator[Deadline | None]:
         yield deadline
     finally:
         _ACTIVE.reset(token)
+
+
+@contextlib.contextmanager
+def named(what: str) -> Iterator[None]:
+    """Inside the block, a :class:`~trio_solver.errors.LimitError` of a time limit names ``what`` (the task a
+    person asked for, ``analyse``) instead of the step it stopped in (``advise for the game``)."""
+    try:
+        yield
+    except LimitError as e:
+        _, sep, rest = str(e).partition(": stopped at the time limit")
+        if not sep:
+            raise
+        raise LimitError(f"{what}: stopped at the time limit{rest}") from None
 
 
 def check(what: str = "the computation", deadline: Deadline | None = None) -> None:

@@ -566,8 +566,16 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
     ``samples``), and adds the curve of win chances after every turn; ``samples=0`` judges by the
     chances of the turn only (fast). The same arguments give the same figures. ``progress(done,
     total)`` is called after each decision and each point of the curve. The positions are walked
-    forward one event at a time, never replayed from the start.
+    forward one event at a time, never replayed from the start. Stopped by a time limit
+    (:mod:`trio_solver.limits`), it raises :class:`~trio_solver.errors.LimitError` naming ``analyse``.
     """
+    with limits.named("analyse"):
+        return _analyse(record, progress, samples=samples, seed=seed, confidence=confidence)
+
+
+def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
+             samples: int, seed: int, confidence: float) -> Analysis:
+    """:func:`analyse`'s work."""
     if not isinstance(record, Record):
         raise ViewError(f"record: expected a Record, got {type(record).__name__}")
     if progress is not None and not callable(progress):
