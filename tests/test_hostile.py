@@ -61,7 +61,14 @@ def test_the_text_rule() -> None:
         with pytest.raises(TrioError, match=r"names\[0\]: holds a"):
             check_text("names[0]", bad, TrioError)
         assert UNSAFE.search(escape(bad)) is None and escape(bad) != bad
-    for good in ["Alice", "Chloé", "李雷", "محمد", "👩‍👩‍👧", "O'Brien", "=1+1", " ", "", "x" * 200]:
+    # invisible characters: "Dan" and "Dan" with one would be two names that look the same
+    for invisible in ["\u200b", "\ufeff", "\u00ad", "\u2060", "\u2063", "\u180e"]:
+        with pytest.raises(TrioError, match=r"names\[0\]: holds an invisible character \(\\"):
+            check_text("names[0]", "Dan" + invisible, TrioError)
+        assert escape("Dan" + invisible) == "Dan" + ("\\x%02x" % ord(invisible) if ord(invisible) < 0x100
+                                                     else "\\u%04x" % ord(invisible))
+    # the zero-width joiner and non-joiner stay: emoji sequences and several scripts need them
+    for good in ["Alice", "Chloé", "李雷", "محمد", "👩‍👩‍👧", "می\u200cخواهم", "O'Brien", "=1+1", " ", "", "x" * 200]:
         assert check_text("names[0]", good, TrioError) == good
         assert escape(good) == good
     with pytest.raises(TrioError, match="longer than 200 characters"):

@@ -8,6 +8,10 @@ text at all:
 * the line and paragraph separators U+2028 and U+2029 (line breaks to many editors and viewers);
 * the bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
   U+2069): they reorder the text that follows them, so what is shown is not what is there;
+* the invisible characters that join or split nothing a reader sees (U+00AD soft hyphen, U+180E,
+  U+200B zero-width space, U+2060 to U+2064, U+FEFF): "Dan" and "Dan" with one of them are two
+  different names that look the same (the zero-width joiner and non-joiner, U+200C and U+200D, stay:
+  emoji sequences and several scripts need them);
 * lone surrogates (U+D800 to U+DFFF): JSON escapes can produce them, but they are not Unicode
   text and cannot be written as UTF-8.
 
@@ -26,7 +30,8 @@ __all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell
 MAX_TEXT = 200
 
 #: One unsafe character (see the module's docstring).
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+                    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
 
 #: What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection, CWE-1236).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -50,6 +55,8 @@ def describe(c: str) -> str:
         kind = "a lone surrogate, which is not Unicode text"
     elif n in (0x2028, 0x2029):
         kind = "a line separator"
+    elif n in (0xAD, 0x180E, 0x200B, 0xFEFF) or 0x2060 <= n <= 0x2064:
+        kind = "an invisible character"
     elif n >= 0x100:
         kind = "a bidirectional formatting character"
     else:
