@@ -141,3 +141,13 @@ def test_game_advice_says_when_the_turn_best_loses_the_game_and_by_how_sure() ->
         assert ("within the noise" in line) == (gap < 2 * se)
         found += 1
     assert found >= 2
+
+
+@pytest.mark.parametrize("name", ["full_deal_4p.json", "teams_4p.json", "in_progress_5p.json"])
+def test_evaluate_text_lines_up(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """One row per seat, the chances in one column whatever the names' lengths."""
+    code, out, _ = run(capsys, "evaluate", str(EXAMPLES / name), "--samples", "64", "--precision", "0")
+    assert code == 0
+    rows = out.splitlines()[1:]
+    assert len(rows) == Record.load(EXAMPLES / name).rules.players
+    assert len({row.index("±") for row in rows}) == 1 and len({row.index("%") for row in rows}) == 1

@@ -127,3 +127,9 @@ def test_reports_of_games_with_the_same_file_name_are_all_kept(tmp_path: Path,
     assert sorted(p.name for p in out.iterdir()) == ["g-2.html", "g-2.txt", "g.html", "g.txt"]
     assert f"for 2 games written in {out} (g-2 is {second})" in text
     assert "teams" in (out / "g-2.txt").read_text() and "teams" not in (out / "g.txt").read_text()
+    # a missing folder is made, as simulate --save makes its own; one in a missing folder is refused first
+    made = tmp_path / "made"
+    assert main(["analyse", "--quick", "--reports", str(made), first, second]) == 0
+    assert sorted(p.name for p in made.iterdir()) == ["g-2.html", "g-2.txt", "g.html", "g.txt"]
+    assert main(["analyse", "--quick", "--reports", str(tmp_path / "no" / "where"), first, second]) == 2
+    assert not (tmp_path / "no").exists()

@@ -347,9 +347,11 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
     who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
     lines = [f"Chance to win the game, seen by {who} after {after} events "
              f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    names = [seat_name(s, record.names) for s in range(len(result.win_chance))]
+    width = max(map(len, names))
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
         mark = "  <- to move" if s == result.to_move else ""
-        lines.append(f"  {seat_name(s, record.names):<12} {pm(p, e):>14}{mark}")
+        lines.append(f"  {names[s]:<{width}} {pm(p, e):>14}{mark}")
     return "\n".join(lines)
 
 
@@ -407,8 +409,11 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     files = record_paths(paths)
     if not files:
         raise UsageError(f"{', '.join(paths)}: no .json record files")
-    if args.reports and not os.path.isdir(args.reports):
-        raise UsageError(f"{args.reports}: not a directory (--reports needs an existing directory)")
+    if args.reports:  # a folder, made when the reports are written if it is missing (as simulate --save does)
+        if os.path.exists(args.reports) and not os.path.isdir(args.reports):
+            raise UsageError(f"{args.reports}: exists and is not a directory (--reports needs a directory)")
+        if not os.path.isdir(os.path.dirname(os.path.abspath(args.reports))):
+            raise UsageError(f"{args.reports}: no such folder: {os.path.dirname(args.reports)}")
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -428,6 +433,10 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     written: list[str] = []
     renamed: list[str] = []  # reports named apart from their file, whose name another game took first
     if args.reports:
+        try:
+            os.makedirs(args.reports, exist_ok=True)
+        except OSError as e:
+            raise RecordError(args.reports, f"cannot make the directory: {e.strerror or e}") from None
         for o, stem in zip(result.analysed, report_stems([o.path for o in result.analysed])):
             assert o.analysis is not None
             base = os.path.join(args.reports, stem)
