@@ -665,12 +665,31 @@ def test_a_request_waits_while_the_service_is_starting(page: Page) -> None:
 SLOW_MOVES = """
 (() => {
   const fetch0 = window.fetch.bind(window);
+  window.slow = {};  // op -> milliseconds a request of it waits before it is sent
   window.fetch = async (url, opts) => {
     if (String(url).endsWith('/v1/move') && window.slowMoves) await new Promise((r) => setTimeout(r, 2500));
+    const op = String(url).split('/v1/')[1];
+    if (op && window.slow[op]) {  // a slow answer, that an abort ends at once as it ends a real request
+      await new Promise((resolve, reject) => {
+        const t = setTimeout(resolve, window.slow[op]);
+        if (opts && opts.signal) opts.signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          reject(new DOMException('aborted', 'AbortError'));
+        });
+      });
+    }
     return fetch0(url, opts);
   };
 })();
 """
+
+
+def my_turn_going_on(page: Page) -> None:
+    """A new 3-player game (seed 7) in which I have shown my lowest card: my turn goes on."""
+    start_play(page, 3, 7, "#play-legal button[data-reveal='l0']")
+    page.click("#play-legal button[data-reveal='l0']")
+    expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
+    settle(page)
 
 
 def test_a_dropped_game_s_late_moves_change_nothing(browser: Browser, url: str) -> None:
@@ -693,10 +712,7 @@ def test_a_dropped_game_s_late_moves_change_nothing(browser: Browser, url: str) 
         expect(page.locator("#table .seat")).to_have_count(4)
         # a new game while my turn-ending move is on its way: the old game's bots never play into it
         page.evaluate("window.slowMoves = false")
-        start_play(page, 3, 7, "#play-legal button[data-reveal='l0']")
-        page.click("#play-legal button[data-reveal='l0']")
-        expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
-        settle(page)
+        my_turn_going_on(page)
         page.evaluate("window.slowMoves = true")
         page.click("#play-legal button[data-reveal='h0']")  # my highest card cannot match my lowest
         page.select_option("#p-players", "4")
@@ -710,5 +726,51 @@ def test_a_dropped_game_s_late_moves_change_nothing(browser: Browser, url: str) 
         assert record["rules"]["players"] == 4
         Record.from_json(record)  # a record of the new game only: every move in it replays on its deal
         expect(page.locator("#table .seat")).to_have_count(4)
+        expect(page.locator("#error")).to_be_hidden()
+    assert errors == [], errors
+
+
+def test_the_game_asked_for_last_is_the_one_on_the_board(browser: Browser, url: str) -> None:
+    """Two new games asked for in a row: the second is dealt. A new game, then another mode before it
+    comes: nothing appears. A bot that answers late in a dropped game holds nothing up in the new one. A
+    tap on the mode already shown keeps the game."""
+    with board(browser, url, 1280, 900, accept_downloads=True) as (page, errors):
+        page.add_init_script(SLOW_MOVES)
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        page.click("button[data-mode=play]")
+        page.select_option("#p-players", "3")
+        page.evaluate("window.slow.new_game = 2000")
+        page.fill("#p-seed", "21")
+        page.click("#play-form button[type=submit]")
+        page.fill("#p-seed", "22")
+        page.click("#play-form button[type=submit]")
+        page.evaluate("window.slow.new_game = 0")
+        page.wait_for_selector("#play-legal button")
+        settle(page)
+        want = page.request.post(url + "/v1/new_game", data={"rules": {"players": 3, "mode": "simple"}, "seed": 22})
+        assert saved_record(page)["deal"] == want.json()["record"]["deal"]
+        # a new game, and Record mode before it is dealt: no game appears
+        page.evaluate("window.slow.new_game = 2000")
+        page.click("#play-form button[type=submit]")
+        page.click("button[data-mode=record]")
+        page.evaluate("window.slow.new_game = 0")
+        page.wait_for_timeout(3000)
+        settle(page)
+        expect(page.locator("#board")).to_be_hidden()
+        # my turn ends, the bots think for long, and I start a new game: it answers at once
+        page.click("button[data-mode=play]")
+        my_turn_going_on(page)
+        page.evaluate("window.slow.bot = 20000")
+        page.click("#play-legal button[data-reveal='h0']")
+        page.wait_for_timeout(500)
+        page.evaluate("window.slow.bot = 0")
+        started = page.evaluate("performance.now()")
+        my_turn_going_on(page)
+        assert page.evaluate("performance.now()") - started < 15000  # not held up by the dropped game's bot
+        # the mode already shown, tapped again: the game stays
+        page.click("button[data-mode=play]")
+        expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
+        expect(page.locator("#board")).to_be_visible()
         expect(page.locator("#error")).to_be_hidden()
     assert errors == [], errors

@@ -38,19 +38,26 @@ const STARTING_RETRIES = 90;
 async function api(op, body = {}) {
   for (let attempt = 0; ; attempt++) {
     let resp;
+    const signal = app.abort.signal;  // the game this request belongs to: dropped with it
     try {
       resp = await fetch(`/v1/${op}`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
       });
     } catch (e) {
+      if (signal.aborted) throw new Dropped();
       throw new ApiError(`The service cannot be reached (${e.message}).`);
     }
     let data;
-    try { data = await resp.json(); } catch { throw new ApiError(`The service answered ${resp.status} without JSON.`); }
+    try { data = await resp.json(); } catch {
+      if (signal.aborted) throw new Dropped();
+      throw new ApiError(`The service answered ${resp.status} without JSON.`);
+    }
     if (resp.status === 503 && /is starting/.test(data.error || "") && attempt < STARTING_RETRIES) {
+      const before = $("#status").textContent;
       setStatus("The service is starting (it loads its playout kernel); trying again in a moment…");
       await new Promise((r) => setTimeout(r, 2000));
-      setStatus("Working…");
+      if (signal.aborted) throw new Dropped();
+      setStatus(before);
       continue;
     }
     if (!resp.ok) throw new ApiError(data.error || `The service answered ${resp.status}.`);
@@ -74,9 +81,23 @@ const app = {
   playBot: "memory",
   busy: 0,
   moving: 0,         // moves (and the bots' answers) under way: while any is, a tap is ignored
-  game: 0,           // bumps with every record loaded and every mode, so that the moves of an old game are dropped
+  game: 0,           // bumps with every record or game asked for and every mode: what an older one asked is dropped
+  abort: new AbortController(),  // aborts the requests of the game dropped last
   token: 0,          // bumps when the position changes, so late answers are dropped
 };
+
+// a new record, game or mode: the requests of the one before are aborted, and its answers dropped
+function newGame() {
+  app.game++;
+  app.abort.abort();
+  app.abort = new AbortController();
+  return app.game;
+}
+
+// after each await of a load: nothing more to do if another record, game or mode was asked for since
+function still(game) {
+  if (app.game !== game) throw new Dropped();
+}
 
 function showError(message) {
   const box = $("#error");
@@ -138,12 +159,18 @@ const sideName = (s) => {
 
 // -- loading a record ------------------------------------------------------------------------------
 
-async function loadRecord(doc, { seat = "default", pos = "last" } = {}) {
-  if (typeof doc === "string") {
-    try { doc = JSON.parse(doc); } catch (e) { throw new ApiError(`This is not JSON: ${e.message}`); }
+async function loadRecord(doc, { seat = "default", pos = "last", game = newGame() } = {}) {
+  try {
+    if (typeof doc === "string") {
+      try { doc = JSON.parse(doc); } catch (e) { throw new ApiError(`This is not JSON: ${e.message}`); }
+    }
+    await api("validate", { record: doc });
+  } catch (e) {
+    // a bad record: the board keeps the one it shows, drawn again (its figures were dropped with it)
+    if (!(e instanceof Dropped) && app.game === game && app.record && app.frames.length) guarded(showPosition);
+    throw e;
   }
-  await api("validate", { record: doc });
-  app.game++;  // a move still on its way belongs to the record this one replaces
+  still(game);
   app.record = doc;
   app.analysis = null;
   app.chances = null;
@@ -183,7 +210,8 @@ const SAVE_KEY = "trio-board-game";
 function saveGame() {
   if (app.mode === "record" || !app.record) return;
   try {
-    localStorage.setItem(SAVE_KEY, JSON.stringify({ mode: app.mode, me: app.me, bot: app.playBot, record: app.record }));
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ mode: app.mode, me: app.me, bot: app.playBot, seed: app.seed,
+      record: app.record }));
   } catch { /* private mode or full: the download button still works */ }
 }
 
@@ -204,6 +232,7 @@ async function resume() {
   setMode(g.mode);
   app.me = g.me;
   app.playBot = g.bot || "memory";
+  app.seed = Number(g.seed) || 0;
   await loadRecord(g.record, { seat: g.me });
   if (g.mode === "table") $("#entry").hidden = false;
   if (g.mode === "play") { $("#play-moves").hidden = false; await moving(botsMove); }
@@ -251,7 +280,8 @@ async function showPosition() {
   computing();
   showChances(fr, token);  // playouts take longer: not waited for
   await Promise.all([showBeliefs(fr, token), showAdvice(fr, token)]);
-  await updateModeControls(fr);
+  if (token !== app.token) return;  // another position is being drawn: its controls are the ones to show
+  await updateModeControls(fr, token);
 }
 
 // while a request runs, the old figures go: they belong to another position (or another record)
@@ -271,7 +301,7 @@ async function showChances(fr, token) {
   try {
     data = await api("evaluate", { record: app.record, after: app.pos, seat });
   } catch (e) {
-    if (token === app.token) box.replaceChildren(el("p", { class: "hint", text: e.message }));
+    if (token === app.token && !(e instanceof Dropped)) box.replaceChildren(el("p", { class: "hint", text: e.message }));
     return;
   }
   if (token !== app.token) return;
@@ -430,7 +460,7 @@ async function showBeliefs(fr, token) {
   try {
     data = await api("beliefs", { record: app.record, after: app.pos, seat });
   } catch (e) {
-    if (token !== app.token) return;
+    if (token !== app.token || e instanceof Dropped) return;
     $("#beliefs").replaceChildren(el("p", { class: "hint", text: e.message }));
     return;
   }
@@ -466,7 +496,7 @@ async function showAdvice(fr, token) {
   try {
     data = await api("advise", { record: app.record, after: app.pos, seat: mover, objective });
   } catch (e) {
-    if (token !== app.token) return;
+    if (token !== app.token || e instanceof Dropped) return;
     body.replaceChildren();
     $("#advice-plan").textContent = "";
     note.textContent = e.message;
@@ -748,11 +778,11 @@ async function startTable() {
 
 let entryTarget = null;
 
-async function updateModeControls(fr) {
+async function updateModeControls(fr, token) {
   const last = app.pos === app.frames.length - 1;
-  if (app.mode === "table" && app.record) await fillEntry(fr, last);
-  if (app.mode === "play" && app.record) await fillPlay(fr, last);
-  markPlayable();
+  if (app.mode === "table" && app.record) await fillEntry(fr, last, token);
+  if (app.mode === "play" && app.record) await fillPlay(fr, last, token);
+  if (token === app.token) markPlayable();
 }
 
 // the cards on the table that can be played (or entered) now answer a click or a tap, like the buttons
@@ -783,7 +813,7 @@ async function legalNow() {
   return st.legal;
 }
 
-async function fillEntry(fr, last) {
+async function fillEntry(fr, last, token) {
   const targets = $("#entry-targets"), values = $("#entry-values");
   if (!last || fr.winner !== null) {
     targets.replaceChildren(el("p", { class: "hint", text: fr.winner !== null ? "The game is over." : "Go to the last position to enter the next reveal." }));
@@ -791,6 +821,7 @@ async function fillEntry(fr, last) {
     return;
   }
   const legal = await legalNow();
+  if (token !== undefined && token !== app.token) return;  // another position is drawn by now
   entryTarget = null;
   targets.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-target": r, text: r,
     "aria-label": describeTarget(r), title: describeTarget(r), onclick: (ev) => chooseTarget(r, ev.currentTarget) })));
@@ -859,13 +890,15 @@ function startPlay() {
   const seat = Number($("#p-seat").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   const seed = Number($("#p-seed").value) || 0;
-  app.game++;  // the moves of a game under way are dropped when their answers come
+  const game = newGame();  // the game under way is dropped: its requests aborted, its answers ignored
   return moving(async () => {
     const res = await api("new_game", { rules: { players, mode: $("#p-mode").value }, seed });
+    still(game);
     app.me = seat;
     app.playBot = $("#p-bot").value;
+    app.seed = seed;
     app.hint = false;
-    await loadRecord(res.record, { seat });
+    await loadRecord(res.record, { seat, game });
     $("#play-moves").hidden = false;
     await botsMove();
   });
@@ -880,7 +913,7 @@ async function botsMove(game = app.game) {
     const fr = app.frames[app.frames.length - 1];
     if (fr.winner !== null || fr.to_move === app.me) break;
     await new Promise((r) => setTimeout(r, 350));
-    const seed = (Number($("#p-seed").value) || 0) * 1000 + app.record.events.length;
+    const seed = (app.seed || 0) * 1000 + app.record.events.length;  // the game's own seed, a resumed one too
     const choice = await api("bot", { record: app.record, bot: app.playBot, seed });
     if (app.game !== game) throw new Dropped();
     const res = await addMove(choice.reveal, game);
@@ -917,10 +950,13 @@ function playMove(r) {
   });
 }
 
-async function fillPlay(fr, last) {
+async function fillPlay(fr, last, token) {
   const box = $("#play-legal");
-  if (fr.winner !== null) {
-    $("#play-prompt").textContent = fr.winner === app.me ? "You won!" : `${seatName(fr.winner)} won.`;
+  const end = app.frames[app.frames.length - 1];
+  $("#hint").hidden = end.winner !== null;  // no advice to ask for once the game is over
+  if (end.winner !== null) {
+    $("#play-prompt").textContent = (end.winner === app.me ? "You won!" : `${seatName(end.winner)} won.`)
+      + (last ? "" : " Step through the game, or analyse it below.");
     box.replaceChildren();
     $("#analysis-panel").hidden = false;
     return;
@@ -932,6 +968,7 @@ async function fillPlay(fr, last) {
   }
   $("#play-prompt").textContent = fr.turn.length ? `Your turn goes on (face up: ${fr.turn.join(" ")})` : "Your move";
   const legal = await legalNow();
+  if (token !== undefined && token !== app.token) return;  // another position is drawn by now
   box.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-reveal": r, text: r,
     "aria-label": `reveal ${describeTarget(r)}`, title: describeTarget(r), onclick: () => guarded(() => playMove(r)) })));
 }
@@ -940,15 +977,16 @@ async function fillPlay(fr, last) {
 
 function setMode(mode) {
   app.mode = mode;
-  app.game++;
+  newGame();
   app.token++;  // answers still on their way belong to the record this mode drops
   document.querySelectorAll("button.mode").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.mode === mode)));
   for (const m of ["record", "table", "play"]) $(`#panel-${m}`).hidden = m !== mode;
   for (const id of ["#board", "#beliefs-panel", "#advice-panel", "#analysis-panel"]) $(id).hidden = true;
   app.record = null; app.frames = []; app.analysis = null; app.hint = false;
   $("#entry").hidden = true; $("#play-moves").hidden = true;
-  $("#resume-box").hidden = true;
   showError("");
+  setStatus("");
+  offerResume();  // the game just left can be taken up again
 }
 
 function download() {
@@ -962,14 +1000,20 @@ function download() {
 }
 
 function init() {
-  document.querySelectorAll("button.mode").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
+  // a tap on the mode already shown keeps the game on the board
+  document.querySelectorAll("button.mode").forEach((b) => b.addEventListener("click", () => {
+    if (b.dataset.mode !== app.mode || !app.record) setMode(b.dataset.mode);
+  }));
   $("#example").addEventListener("change", (ev) => {
     const name = ev.target.value;
     if (!name) return;
     guarded(async () => {
+      const game = newGame();
       const resp = await fetch(`/static/examples/${name}`);
       if (!resp.ok) throw new ApiError(`Example ${name} not found.`);
-      await loadRecord(await resp.text());
+      const text = await resp.text();
+      still(game);
+      await loadRecord(text, { game });
     });
   });
   $("#file").addEventListener("change", (ev) => {
@@ -978,7 +1022,10 @@ function init() {
     $("#example").value = "";
     guarded(async () => {
       if (f.size > 8 * 1024 * 1024) throw new ApiError("This file is larger than 8 MB; a game record is a few kB.");
-      await loadRecord(await f.text());
+      const game = newGame();
+      const text = await f.text();
+      still(game);
+      await loadRecord(text, { game });
     });
   });
   $("#load-paste").addEventListener("click", () => { $("#example").value = ""; guarded(() => loadRecord($("#paste").value)); });
