@@ -772,5 +772,12 @@ def test_the_game_asked_for_last_is_the_one_on_the_board(browser: Browser, url: 
         page.click("button[data-mode=play]")
         expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
         expect(page.locator("#board")).to_be_visible()
+        expect(page.locator("#resume-box")).to_be_hidden()
+        # another mode, and the game left is offered back where it was
+        page.click("button[data-mode=record]")
+        expect(page.locator("#resume")).to_contain_text("game against the bots")
+        page.click("#resume")
+        settle(page)
+        expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
         expect(page.locator("#error")).to_be_hidden()
     assert errors == [], errors

@@ -773,6 +773,7 @@ async function startTable() {
     first_player: first, viewer: { seat, hand: parseHand($("#t-hand").value) }, events: [] };
   app.me = seat;
   await loadRecord(doc, { seat });
+  $("#resume-box").hidden = true;  // the saved game is this one from now on
   $("#entry").hidden = false;
 }
 
@@ -899,6 +900,7 @@ function startPlay() {
     app.seed = seed;
     app.hint = false;
     await loadRecord(res.record, { seat, game });
+    $("#resume-box").hidden = true;  // the saved game is this one from now on
     $("#play-moves").hidden = false;
     await botsMove();
   });
