@@ -839,6 +839,8 @@ def test_cli_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatc
     ["advise", "FILE", "--seed", "3"],
     ["play", "--save", "-"],
     ["play", "--players", "3", "--bots", "memory"],
+    ["play", "--players", "3", "--teams"],
+    ["play", "--players", "3", "--seat", "3"],
 ])
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:

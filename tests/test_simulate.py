@@ -234,4 +234,4 @@ def test_cli_simulate_errors() -> None:
     proc = _cli("simulate", "--players", "3", "--frobnicate")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     proc = _cli("simulate", "--players", "3", "--teams", "--games", "1")
-    assert proc.returncode == 1 and "team" in proc.stderr
+    assert proc.returncode == 2 and "team" in proc.stderr

@@ -476,8 +476,17 @@ def _progress_of(args: argparse.Namespace) -> bool | Any:
     return sys.stderr if args.progress else False
 
 
+def _table_of(args: argparse.Namespace) -> Rules:
+    """The table that ``--players``, ``--mode`` and ``--teams`` ask for; a combination the rules do not allow
+    (teams at 3 players) is a usage error."""
+    try:
+        return Rules(args.players, args.mode, args.teams)
+    except RulesError as e:
+        raise UsageError(str(e)) from None
+
+
 def cmd_simulate(args: argparse.Namespace) -> str:
-    rules = Rules(args.players, args.mode, args.teams)
+    rules = _table_of(args)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
         raise UsageError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
@@ -576,7 +585,7 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
 
 
 def cmd_play(args: argparse.Namespace) -> str:
-    rules = Rules(args.players, args.mode, args.teams)
+    rules = _table_of(args)
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
