@@ -8,9 +8,11 @@ exit 1 with one line on standard error and nothing on standard output.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import random
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -801,9 +803,6 @@ def test_cli_on_generated_malformed_records(capsys: pytest.CaptureFixture[str], 
 
 
 def test_cli_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-    import sys
-
     class FakeStdin:
         buffer = io.BytesIO(b"{not json")
 
@@ -900,3 +899,19 @@ def test_a_long_record_replays_what_is_asked_under_the_time_limit() -> None:
         assert record.game(after)._undo == [] and record.position(after) == record.game(after)
     with limits.time_limit(0.01), pytest.raises(limits.LimitError, match="replay: stopped at the time limit"):
         queries.replay(record)
+
+
+def test_an_empty_record_says_it_is_empty(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty file or standard input is named and called empty, not a JSON parse error at line 1."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("  \n")
+    code, out, err = run_cli(capsys, ["validate", str(empty)])
+    assert (code, out, err) == (1, "", f"trio-solver: {empty}: the file is empty\n")
+
+    class Empty:
+        buffer = io.BytesIO(b"")
+
+    monkeypatch.setattr(sys, "stdin", Empty)
+    code, out, err = run_cli(capsys, ["validate", "-"])
+    assert (code, out, err) == (1, "", "trio-solver: -: standard input is empty\n")

@@ -100,6 +100,8 @@ class Record:
             if isinstance(e, RecordError):
                 raise
             raise RecordError(name, f"cannot read: {getattr(e, 'strerror', None) or e}") from None
+        if not data.strip():  # nothing to parse: say so, rather than where JSON expected a value
+            raise RecordError(name, "standard input is empty" if name == "-" else "the file is empty")
         return cls.loads(data)
 
     @classmethod
