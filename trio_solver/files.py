@@ -16,7 +16,7 @@ from pathlib import Path
 from ._text import describe
 from .errors import RecordError
 
-__all__ = ["write_text", "new_file_mode"]
+__all__ = ["output_target", "write_text", "new_file_mode"]
 
 
 def new_file_mode() -> int:
@@ -26,15 +26,11 @@ def new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically, with an ordinary file's mode.
-
-    A symbolic link is followed: the file it points to is replaced, the link stays.
-    Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when the
-    path is a directory or another file that is not a regular one (a device, a pipe), its folder is missing, the file cannot be written (read-only
-    folder, full disk) or ``text`` is not Unicode text (a lone surrogate); no temporary file
-    survives any outcome.
-    """
+def output_target(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces: ``path`` itself, or the file a symbolic link points to (the
+    link stays). Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when it is
+    not a file name, a link that loops, a directory or another file that is not a regular one (a device, a
+    pipe), or when its folder is missing: checked before a long job, so that the job's end is not lost."""
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError("path", f"expected a file name, got {type(path).__name__}")
     if not os.fspath(path) or "\x00" in os.fspath(path):
@@ -51,6 +47,19 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise RecordError(str(path), f"no such folder: {parent}")
+    return target
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically, with an ordinary file's mode.
+
+    A symbolic link is followed: the file it points to is replaced, the link stays.
+    Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, for a path
+    :func:`output_target` refuses, a file that cannot be written (read-only folder, full disk) or ``text`` is not Unicode text (a lone surrogate); no temporary file
+    survives any outcome.
+    """
+    target = output_target(path)
+    parent = target.parent
     try:
         fd, tmp = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=parent)
     except OSError as e:

@@ -29,7 +29,7 @@ from .._interrupts import after_interrupt
 from .._text import escape
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
-from ..files import write_text
+from ..files import output_target, write_text
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.rules import Rules
 from ..infer.facts import STATE_BUDGET
@@ -594,13 +594,7 @@ def cmd_play(args: argparse.Namespace) -> str:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:
-        target = os.path.realpath(args.save)  # through a symbolic link: where the file will be
-        if not os.path.isdir(os.path.dirname(target)):
-            raise RecordError(args.save, "the directory does not exist")
-        if os.path.isdir(target):  # refused now, not once the game is played
-            raise RecordError(args.save, "is a directory")
-        if os.path.exists(target) and not os.path.isfile(target):
-            raise RecordError(args.save, "is not a regular file (a device, a pipe or a socket): it is left as it is")
+        output_target(args.save)  # a path the save would refuse is refused now, not once the game is played
     play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay,
                   time_limit=args.time_limit)
     return ""
