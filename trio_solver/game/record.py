@@ -302,23 +302,15 @@ class Record:
     def walk(self, on_position: Callable[[Game | PlayerView], None], upto: int | None = None) -> None:
         """Call ``on_position`` with the position after 0, 1, ... ``upto`` events (all by default), in one
         replay: true states for full-deal records, else the record keeper's views. No position is kept,
-        so memory is that of the positions the caller keeps; the time limit
-        (:func:`trio_solver.limits.check`) is looked at before each position."""
+        so memory is that of the positions the caller keeps; the replay looks at the time limit
+        (:func:`trio_solver.limits.check`) before each event."""
         n = self._check_after(upto)
-
-        def each(position: Game | PlayerView) -> None:
-            limits.check("replay")  # the replay itself looks at it between events too
-            on_position(position)
-
         if self.deal is not None:
-            each(Game(self.rules, self.deal, self.first_player))
-            Game.replay(self.rules, self.deal, self.events[:n], self.first_player, on_event=each, undo=False)
+            on_position(Game(self.rules, self.deal, self.first_player))
+            Game.replay(self.rules, self.deal, self.events[:n], self.first_player, on_event=on_position, undo=False)
             return
-        seat = None if self.viewer is None else self.viewer.seat
-        hand = None if self.viewer is None else self.viewer.hand
-        each(replay_view(self.rules, (), seat=seat, hand=hand, first_player=self.first_player))
-        replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player,
-                    on_event=each)
+        on_position(self._keeper_view(0))
+        self._keeper_view(n, on_position)
 
     def states(self) -> list[Game] | list[PlayerView]:
         """The position after 0, 1, ... all events (:meth:`walk`, every position kept)."""
@@ -330,11 +322,15 @@ class Record:
         """The position after the first ``after`` events (all by default), as :meth:`states` has it: the true
         state of a full-deal record, else the record keeper's view; one replay, no copy per event."""
         n = self._check_after(after)
-        if self.deal is not None:
-            return self.game(n)
+        return self.game(n) if self.deal is not None else self._keeper_view(n)
+
+    def _keeper_view(self, n: int, on_event: Callable[[PlayerView], None] | None = None) -> PlayerView:
+        """The record keeper's view after the first ``n`` events (a spectator's for a record without one),
+        ``on_event`` seeing the view after each."""
         seat = None if self.viewer is None else self.viewer.seat
         hand = None if self.viewer is None else self.viewer.hand
-        return replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player)
+        return replay_view(self.rules, self.events[:n], seat=seat, hand=hand, first_player=self.first_player,
+                           on_event=on_event)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None``."""
