@@ -154,19 +154,16 @@ def _deal_seed(text: str) -> int:
     return n
 
 
-def _host(text: str) -> str:
-    """``serve --allow-host``: checked when the command line is read (:func:`~trio_solver.doors.service.host_pattern`)."""
-    try:
-        return host_pattern(text)
-    except TrioError as e:
-        raise argparse.ArgumentTypeError(str(e).partition(": ")[2]) from None
-
-
-def _ray_address(text: str) -> str:
-    try:
-        return ray_address(text)
-    except TrioError as e:
-        raise argparse.ArgumentTypeError(str(e).partition(": ")[2]) from None
+def _checked_by(check: Callable[[str], str]) -> Callable[[str], str]:
+    """An option's type from the library's own check of it (``--allow-host``: :func:`host_pattern`,
+    ``--ray-address``: :func:`ray_address`), so that a bad value is a usage error when the command line
+    is read; the message is the library's, without the name of its argument (argparse names the option)."""
+    def parse(text: str) -> str:
+        try:
+            return check(text)
+        except TrioError as e:
+            raise argparse.ArgumentTypeError(str(e).partition(": ")[2]) from None
+    return parse
 
 
 def _port(text: str) -> int:
@@ -579,7 +576,7 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
     sp.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="local: processes of this machine (default); ray: Ray tasks, retried if a worker dies "
                          "(pip install 'trio-solver[ray]')")
-    sp.add_argument("--ray-address", metavar="ADDRESS", default=None, type=_ray_address,
+    sp.add_argument("--ray-address", metavar="ADDRESS", default=None, type=_checked_by(ray_address),
                     help="the Ray cluster to join: 'auto' (the one started on this machine by 'ray start') or "
                          "HOST:PORT; default: start a private local Ray instance")
 
@@ -773,7 +770,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "--queue); behind a proxy every request comes from the proxy's address")
     sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
                     help="allow browser pages from ORIGIN (repeatable; '*' for any)")
-    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_host,
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_checked_by(host_pattern),
                     help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
                          "for any): the name of a proxy in front of the service, or of this machine when bound "
                          "to another address; by default only the bound address and the loopback names")

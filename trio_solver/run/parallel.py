@@ -355,7 +355,7 @@ def _probe(address: str) -> None:
     this machine (``/tmp/ray/ray_current_cluster``); when neither is there, Ray
     says so itself at once.
     """
-    target = address
+    target = ray_address(address)  # auto, or HOST:PORT: anything else is refused here
     if address == "auto":
         target = os.environ.get("RAY_ADDRESS", "")
         if not target:
@@ -367,10 +367,7 @@ def _probe(address: str) -> None:
     if "://" in target:
         target = target.split("://", 1)[1]
     where = _host_port(target)
-    if where is None:
-        if address == "auto":
-            return
-        ray_address(address)  # raises: not HOST:PORT
+    if where is None:  # auto, and what it names is no HOST:PORT: Ray says what it makes of it
         return
     try:
         with socket.create_connection(where, timeout=CONNECT_TIMEOUT):
