@@ -482,10 +482,10 @@ async function showAdvice(fr, token) {
   const note = $("#advice-note");
   const mover = fr.to_move;
   const knows = app.replaySeat === "all" || app.replaySeat === mover;
-  if (fr.winner !== null) { body.replaceChildren(); $("#advice-plan").textContent = ""; note.textContent = "The game is over."; return; }
+  $("#advice-plan").textContent = "";  // until this position's advice is in
+  if (fr.winner !== null) { body.replaceChildren(); note.textContent = "The game is over."; return; }
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
-    $("#advice-plan").textContent = "";
     note.textContent = app.mode === "play" ? "Press Hint for advice on your move."
       : app.record.deal ? `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`
         : `Advice appears when it is ${seatName(app.record.viewer ? app.record.viewer.seat : mover)}'s turn: the record knows only that hand.`;
@@ -498,7 +498,6 @@ async function showAdvice(fr, token) {
   } catch (e) {
     if (token !== app.token || e instanceof Dropped) return;
     body.replaceChildren();
-    $("#advice-plan").textContent = "";
     note.textContent = e.message;
     return;
   }
@@ -822,7 +821,7 @@ async function fillEntry(fr, last, token) {
     return;
   }
   const legal = await legalNow();
-  if (token !== undefined && token !== app.token) return;  // another position is drawn by now
+  if (token !== app.token) return;  // another position is drawn by now
   entryTarget = null;
   targets.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-target": r, text: r,
     "aria-label": describeTarget(r), title: describeTarget(r), onclick: (ev) => chooseTarget(r, ev.currentTarget) })));
@@ -970,7 +969,7 @@ async function fillPlay(fr, last, token) {
   }
   $("#play-prompt").textContent = fr.turn.length ? `Your turn goes on (face up: ${fr.turn.join(" ")})` : "Your move";
   const legal = await legalNow();
-  if (token !== undefined && token !== app.token) return;  // another position is drawn by now
+  if (token !== app.token) return;  // another position is drawn by now
   box.replaceChildren(...legal.map((r) => el("button", { type: "button", "data-reveal": r, text: r,
     "aria-label": `reveal ${describeTarget(r)}`, title: describeTarget(r), onclick: () => guarded(() => playMove(r)) })));
 }
