@@ -1,4 +1,4 @@
-"""Fuzz: hostile strings through every door (issue 32).
+"""Fuzz: hostile strings through every door.
 
 One hypothesis strategy, :data:`HOSTILE_TEXT`, makes the strings an attacker would try: lone
 surrogates, C0 and C1 control characters (ESC sequences that retitle or clear a terminal, BEL, CR

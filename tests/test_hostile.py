@@ -1,4 +1,4 @@
-"""Hostile text and hostile clients (issue 32): each case of the issue, at the door where it was found.
+"""Hostile text and hostile clients: each case at the door where it can arrive.
 
 Names and ids that are not plain text are refused in one line; numbers beyond a float are refused;
 nothing from a record or a request reaches a terminal, a spreadsheet or a page raw; errors name the
@@ -21,10 +21,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError
-from trio_solver._args import check_text
+from trio_solver._args import check_text, show
 from trio_solver._text import UNSAFE, csv_cell, escape
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.doors.play import play_terminal
@@ -83,6 +85,38 @@ def test_error_messages_are_escaped() -> None:
     assert str(e) == "x\\x1b]0;t\\x07 \\u202ey"
     r = RecordError("a\x1bb", "c\x07d")
     assert (r.where, r.reason) == ("a\\x1bb", "c\\x07d") and UNSAFE.search(str(r)) is None
+
+
+_JSON_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"))
+                     | st.sampled_from(' \n\t"\\'), max_size=8)
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**11, 10**11) | _JSON_TEXT,
+                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_JSON_TEXT, inner, max_size=4),
+                            max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON_VALUES)
+def test_values_in_messages_are_shown_as_the_json_they_came_from(value: Any) -> None:
+    """A value in an error message reads as the JSON a client sent (``null``, ``true``, ``"x"``), and
+    reads back to the same value, as long as it is small."""
+    assume(json.dumps(value).count("[") + json.dumps(value).count("{") <= 4)
+    shown = show(value, width=10**6)
+    assert json.loads(shown) == value
+    assert shown == " ".join(json.dumps(value, ensure_ascii=False).split())
+
+
+def test_values_in_messages_stay_short_and_printable() -> None:
+    class Hostile:
+        def __repr__(self) -> str:
+            raise RuntimeError("boom")
+
+    assert show(Hostile()) == "<Hostile>"
+    assert show(10**400) == "a 1329-bit integer"
+    assert show("\x1b[2J\u200b\U000e0001") == '"\\u001b[2J\\u200b\\U000e0001"'
+    assert show(list(range(10**6)), width=10**6).endswith("19, ...]")  # the first 20 items, not a million
+    assert show([[[[["deep"]]]]]) == "[[[[...]]]]"
+    assert show("x" * 100) == '"' + "x" * 39 + "..."
+    assert show((1, None), 80) == "[1, null]" and show(1.5) == "1.5"
 
 
 # -- 1. a lone surrogate in the engine ------------------------------------------------------------------
@@ -147,8 +181,8 @@ def test_4_swap_prompt_takes_odd_digits_calmly(tmp_path: Path) -> None:
     play_terminal(rules, 0, ["memory", "memory", "memory"], 3, stdin=stdin, stdout=out,
                   save=str(tmp_path / "g.json"))
     text = out.getvalue()
-    assert "you hold no '²'" in text and "you hold no '٣'" in text and "Game saved to" in text
-    assert "you hold no '\\x1b[2j'" in text  # the typed escape comes back escaped (input is lower-cased)
+    assert 'you hold no "²"' in text and 'you hold no "٣"' in text and "Game saved to" in text
+    assert 'you hold no "\\u001b[2j"' in text  # the typed escape comes back escaped (input is lower-cased)
     _no_raw_controls(text)
     assert all(len(line) < 400 for line in text.splitlines())
     r = subprocess.run([sys.executable, "-m", "trio_solver", "play", "--players", "4", "--teams", "--seed", "3"],

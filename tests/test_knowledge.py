@@ -60,7 +60,7 @@ def test_knowledge_is_true_and_covers_every_card_shown(game: Game) -> None:
 
 
 def test_a_hand_shown_twice_from_one_end_shows_both_cards() -> None:
-    # the example: a seat shows its highest 12 twice; its row must show two 12s
+    # a seat shows its highest 12 twice; its row must show two 12s
     for seed in range(400):
         game = Game.deal(Rules(4), seed=seed)
         mover = game.to_move

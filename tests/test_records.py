@@ -722,8 +722,8 @@ def test_the_seat_rule() -> None:
     assert full.view().seat == g.to_move and viewer.view().seat == 1 and spectator.view().seat is None
     for record, seat, every, message in [
         (full, 4, False, "seat: expected a seat 0 to 3 or none, got 4"),
-        (full, "all", False, "seat: expected a seat 0 to 3 or none, got 'all'"),
-        (full, True, True, "seat: expected a seat 0 to 3, none or all, got True"),
+        (full, "all", False, "seat: expected a seat 0 to 3 or none, got \"all\""),
+        (full, True, True, "seat: expected a seat 0 to 3, none or all, got true"),
         (viewer, 2, False, "seat: this record knows only seat 1's hand, not seat 2's"),
         (spectator, 0, True, "seat: this record knows no hand, not seat 0's"),
         (viewer, "all", True, "seat: 'all' needs a record with the whole deal"),

@@ -520,7 +520,7 @@ def test_swap_refusals() -> None:
     missing2 = next(v for v in VALUES if v not in g.hands[2])
     refused(g, lambda: g.swap(0, 2, g.hands[0][0], missing2), f"holds no {missing2}")
     g.hands[0][0] = 1  # even when the hand holds a 1, True is not a card
-    refused(g, lambda: g.swap(0, 2, True, g.hands[2][0]), "holds no True")
+    refused(g, lambda: g.swap(0, 2, True, g.hands[2][0]), "holds no true")
     refused(g, lambda: g.swap(0, 2, g.hands[0][0], 2.0), "holds no 2.0")  # type: ignore[arg-type]
     plain = Game.deal(Rules(4), seed=4)
     refused(plain, lambda: plain.swap(0, 2, plain.hands[0][0], plain.hands[2][0]), "only in team play")

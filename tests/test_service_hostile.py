@@ -1,4 +1,4 @@
-"""The HTTP service against hostile clients (issue 32): Host and content-type checks, HEAD, header and
+"""The HTTP service against hostile clients: Host and content-type checks, HEAD, header and
 body time limits, a client's fair share of the queue, disconnects in one log line, /docs offline."""
 
 from __future__ import annotations

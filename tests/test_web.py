@@ -390,7 +390,7 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
     expect(page.locator("#position")).to_contain_text(f"After {moments[-1]['event']} of {n} events")
 
 
-# -- the table (issue 31): seats around a felt, every known card, hindsight, moves, chart ---------------
+# -- the table: seats around a felt, every known card, hindsight, moves, chart ---------------
 
 @pytest.fixture(params=[(1366, 768), (390, 844)], ids=["desktop", "phone"])
 def sized_page(request: pytest.FixtureRequest, browser: Browser, url: str) -> Iterator[Page]:

@@ -14,15 +14,57 @@ from .errors import TrioError
 
 
 def show(value: Any, width: int = 40) -> str:
-    """A short one-line picture of any value (huge numbers and strings cut)."""
+    """A short one-line picture of any value, in the notation of the JSON it most often comes from
+    (``null``, ``true``, ``"text"``, ``[1, 2]``; other objects by their ``repr``): non-printable
+    characters escaped, huge numbers named by size, long pictures cut to ``width`` with ``...``."""
     try:
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-            return f"a {value.bit_length()}-bit integer"
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a hostile __repr__ must not escape
+        text = _notation(value, 0)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ or __str__ must not escape
         text = f"<{type(value).__name__}>"
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width] + "..."
+
+
+#: Items of a list or object, and characters of a string, shown in a message; the rest are ``...``.
+_ITEMS, _TEXT = 20, 200
+
+
+def _notation(value: Any, depth: int) -> str:
+    """``value`` in JSON notation where it is JSON's kind of value, else its ``repr`` (nested
+    containers beyond a few levels, and items past the first :data:`_ITEMS`, as ``...``, so that the
+    picture stays small whatever the value's size)."""
+    if depth > 3:
+        return "..."
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"a {value.bit_length()}-bit integer"
+    if isinstance(value, (int, float)) and type(value) in (int, float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + "".join(_char(c) for c in value[:_TEXT]) + "..." * (len(value) > _TEXT) + '"'
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        parts = [_notation(v, depth + 1) for v in value[:_ITEMS]]
+        return "[" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "]"
+    if isinstance(value, dict) and type(value) is dict:
+        parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}" for k, v in list(value.items())[:_ITEMS]]
+        return "{" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "}"
+    return repr(value)
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _char(c: str) -> str:
+    """One character of a string's picture: quotes, backslashes and non-printable characters escaped."""
+    if c in '"\\':
+        return "\\" + c
+    if c.isprintable():
+        return c
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    code = ord(c)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def is_int(value: Any) -> bool:

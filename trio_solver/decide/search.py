@@ -354,7 +354,7 @@ def advise(view: PlayerView, objective: TurnObjective = "win", *, beliefs: Belie
     if not isinstance(view, PlayerView):
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
     if not isinstance(objective, str) or objective not in ("trio", "win"):
-        raise ViewError(f"objective: expected 'trio' or 'win', got {_show(objective)}")
+        raise ViewError(f'objective: expected "trio" or "win", got {_show(objective)}')
     if beliefs is not None and (not isinstance(beliefs, Beliefs) or beliefs.view != view):
         raise ViewError("beliefs: expected None or the Beliefs of this view")
     if view.over:

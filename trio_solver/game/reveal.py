@@ -54,7 +54,7 @@ class Reveal(_RevealFields):
         return tuple.__new__(cls, (kind, index))
 
     def __repr__(self) -> str:
-        return f"Reveal(kind={_show(self.kind)}, index={self.index})"
+        return f"Reveal(kind={self.kind!r}, index={self.index})"
 
     @staticmethod
     def centre(slot: int) -> Reveal:

@@ -58,7 +58,7 @@ class Mode(str, Enum, metaclass=ChoiceMeta):
     @classmethod
     def _missing_(cls, value: object) -> Mode:
         """``Mode("x")`` raises :class:`RulesError` (a ``ValueError``) in one line."""
-        raise RulesError(f"mode: expected 'simple' or 'picante', got {_show(value)}")
+        raise RulesError(f'mode: expected "simple" or "picante", got {_show(value)}')
 
 
 def default_links() -> frozenset[tuple[int, int]]:
@@ -127,7 +127,7 @@ class Rules:
             mode = Mode(self.mode)
         except (ValueError, TypeError):
             raise RulesError(
-                f"rules.mode: expected 'simple' or 'picante', got {_show(self.mode)}"
+                f'rules.mode: expected "simple" or "picante", got {_show(self.mode)}'
             ) from None
         object.__setattr__(self, "mode", mode)
         if not isinstance(self.teams, bool):

@@ -411,7 +411,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"Game(players={self.rules.players}, mode={_show(self.rules.mode.value)}, teams={self.rules.teams}, "
+            f"Game(players={self.rules.players}, mode={self.rules.mode.value!r}, teams={self.rules.teams}, "
             f"to_move={self.to_move}, events={len(self.table.events)}, winner={self.winner})"
         )
 

@@ -1,4 +1,4 @@
-"""The small things a new user met (issue 12): --version, defaults in --help, beliefs listed by value
+"""The small things a new user met: --version, defaults in --help, beliefs listed by value
 in plain English, --list N, '1 trio', --games 0, teams in simulate, files that can be shared."""
 
 from __future__ import annotations
