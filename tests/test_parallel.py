@@ -158,8 +158,8 @@ def test_ray_missing_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("address,message", [
-    ("127.0.0.1:1", "cannot join the Ray cluster at '127.0.0.1:1': nothing answers at 127.0.0.1:1"),
-    ("nonsense", "--ray-address: expected 'auto' or HOST:PORT, got 'nonsense'"),
+    ("127.0.0.1:1", "cannot join the Ray cluster at \"127.0.0.1:1\": nothing answers at 127.0.0.1:1"),
+    ("nonsense", "--ray-address: expected \"auto\" or HOST:PORT, got \"nonsense\""),
 ])
 def test_a_cluster_that_is_not_there_is_one_clear_error(address: str, message: str) -> None:
     """Ray alone would wait for minutes on an address where nothing answers."""

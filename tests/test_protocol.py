@@ -251,7 +251,7 @@ def test_unreadable_lines(line: str | bytes, needle: str) -> None:
 
 @pytest.mark.parametrize("request_, needle", [
     ({"id": 1}, "op: missing"),
-    ({"id": 2, "op": "solve"}, "unknown op 'solve'"),
+    ({"id": 2, "op": "solve"}, 'unknown op "solve"'),
     ({"id": 3, "op": 7}, "op: expected an operation name"),
     ({"id": 4, "op": "beliefs"}, "record: missing"),
     ({"id": 5, "op": "beliefs", "record": "game.json"}, "expected a trio-record/1 object, got a string"),
@@ -264,7 +264,7 @@ def test_unreadable_lines(line: str | bytes, needle: str) -> None:
     ({"id": 12, "op": "advise", "record": GOOD, "objective": "fun"}, "objective"),
     ({"id": 13, "op": "advise", "record": GOOD, "objectiv": "win"}, "unknown argument"),
     ({"id": 14, "op": "advise", "record": GOOD, "seat": None}, "advice is for the seat to move"),
-    ({"id": 15, "op": "bot", "record": GOOD, "bot": "genius"}, "unknown bot 'genius'"),
+    ({"id": 15, "op": "bot", "record": GOOD, "bot": "genius"}, 'unknown bot "genius"'),
     ({"id": 16, "op": "bot", "record": GOOD}, "bot: missing"),
     ({"id": 17, "op": "move", "record": GOOD, "reveal": 3}, "reveal: expected a reveal"),
     ({"id": 18, "op": "move", "record": {**GOOD, "events": []}, "reveal": "x9"}, "x9"),

@@ -140,7 +140,7 @@ def test_bad_requests_are_400_with_one_line(client: TestClient, body: bytes, nee
 
 
 def test_unknown_paths_and_methods(client: TestClient) -> None:
-    assert "unknown op 'solve'" in error_of(client.post("/v1/solve", json={}), 404)
+    assert 'unknown op "solve"' in error_of(client.post("/v1/solve", json={}), 404)
     error_of(client.get("/nowhere"), 404)
     error_of(client.get("/v1/advise"), 405)
     error_of(client.get("/static/../pyproject.toml"), 404)

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from .._args import show
 from ..infer.beliefs import Beliefs
 from ..infer.sampling import initial_deal
 from ..decide.bots import Bot, make_bot
@@ -351,7 +352,7 @@ class TrioObserver:
 
     def __init__(self, game: TrioGame, iig_obs_type: Any, params: Any) -> None:
         if params:
-            raise RulesError(f"python_trio observers take no parameters, got {params!r}")
+            raise RulesError(f"python_trio observers take no parameters, got {show(params)}")
         self.game = game
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         enc = game.encoder

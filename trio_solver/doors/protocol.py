@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Literal, NoReturn
 
 from .. import __version__, limits
-from .._args import check_text
+from .._args import check_text, show
 from .._json import strict_loads, strings
 from .._text import MAX_TEXT
 from ..decide.bots import BOT_NAMES
@@ -307,7 +307,7 @@ def _op_bot(a: _Args) -> dict[str, Any]:
     if name is None:
         a.fail("bot", f"missing (one of {', '.join(BOT_NAMES)})")
     if name not in BOT_NAMES:
-        a.fail("bot", f"unknown bot {name[:40]!r} (known: {', '.join(BOT_NAMES)})")
+        a.fail("bot", f"unknown bot {show(name)} (known: {', '.join(BOT_NAMES)})")
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
     assert seed is not None
     budget = a.int_("budget", minimum=1, maximum=MAX_SAMPLES)
@@ -389,7 +389,7 @@ def handle(op: str, args: dict[str, Any]) -> dict[str, Any]:
         raise RequestError(f"op: expected an operation name, got {_kind(op)}")
     entry = OPS.get("analyse" if op == "analyze" else op)
     if entry is None:
-        raise UnknownOp(f"unknown op {op[:60]!r} (known: {', '.join(OPS)})")
+        raise UnknownOp(f"unknown op {show(op, 60)} (known: {', '.join(OPS)})")
     return entry.run(_Args(op, args, entry.args))
 
 

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from .. import limits
+from .._args import show
 from ..decide.bots import make_bot
 from ..decide.evaluate import DEFAULT_PRECISION, GameEvaluation, advise_game
 from ..decide.evaluate import evaluate as _evaluate
@@ -145,7 +146,7 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     if seat is None:
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if objective not in OBJECTIVES:
-        raise RecordError("objective", f"expected 'trio', 'win' or 'game', got {objective!r}")
+        raise RecordError("objective", f'expected "trio", "win" or "game", got {show(objective)}')
     view = record.view(seat, after)
     if objective == "game":
         advice = advise_game(view, samples=samples, seed=seed,

@@ -662,7 +662,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
 
     @app.post("/v1/{op}", include_in_schema=False)
     async def unknown(op: str) -> Response:
-        return _error(404, f"unknown op {op[:60]!r} (known: {', '.join(OPS)})")
+        return _error(404, f"unknown op {show(op, 60)} (known: {', '.join(OPS)})")
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def board() -> Response:

@@ -38,6 +38,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from .._args import show
 from ..errors import RunError, TrioError
 
 __all__ = ["BACKENDS", "RunInfo", "available_cpus", "run_tasks"]
@@ -103,7 +104,7 @@ def run_tasks(fn: Callable[[T], R], tasks: Iterable[T], on_result: Callable[[R],
     ``KeyboardInterrupt``. Returns a :class:`RunInfo`.
     """
     if backend not in BACKENDS:
-        raise RunError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise RunError(f"backend: expected one of {', '.join(BACKENDS)}, got {show(backend)}")
     if workers is not None and workers < 1:
         raise RunError(f"workers: expected 1 or more, got {workers}")
     if window is not None and window < 1:
@@ -344,7 +345,7 @@ def ray_address(address: str) -> str:
     else :class:`RunError` (what ``--ray-address`` accepts: whether a cluster answers there is checked
     when the run starts)."""
     if address != "auto" and _host_port(address.split("://", 1)[-1]) is None:
-        raise RunError(f"--ray-address: expected 'auto' or HOST:PORT, got {address!r}")
+        raise RunError(f'--ray-address: expected "auto" or HOST:PORT, got {show(address)}')
     return address
 
 
@@ -373,7 +374,7 @@ def _probe(address: str) -> None:
         with socket.create_connection(where, timeout=CONNECT_TIMEOUT):
             pass
     except OSError as e:
-        raise RunError(f"cannot join the Ray cluster at {address!r}: nothing answers at {target} "
+        raise RunError(f"cannot join the Ray cluster at {show(address)}: nothing answers at {target} "
                        f"({e.strerror or type(e).__name__})") from None
 
 
@@ -401,7 +402,7 @@ def _run_ray(fn: Callable[[T], R], tasks: Iterator[T], emit: _Emitter[R], worker
         try:
             ray.init(**options)
         except Exception as e:  # noqa: BLE001 - Ray raises many kinds; the user needs one line
-            where = "start a local Ray instance" if address is None else f"join the Ray cluster at {address!r}"
+            where = "start a local Ray instance" if address is None else f"join the Ray cluster at {show(address)}"
             raise RunError(f"cannot {where}: {_one_line(e)}") from None
         finally:
             _restore_signal_handlers(handlers)

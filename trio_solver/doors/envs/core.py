@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..._args import show
 from ...infer import sampling
 from ...infer.beliefs import Beliefs
 from ...decide.memory import Memory, remember_at
@@ -125,7 +126,7 @@ class ActionCodec:
         if value is None:
             return self.n_reveals + NO_SWAP_OFFSET
         if value not in VALUES:
-            raise IllegalMoveError(f"a swap offers a card value 1 to 12, got {value!r}")
+            raise IllegalMoveError(f"a swap offers a card value 1 to 12, got {show(value)}")
         return self.n_reveals + value - 1
 
     def swap_of(self, action: int) -> int | None:
@@ -283,7 +284,7 @@ class TrioMatch:
         if seat is None:
             raise IllegalMoveError("the game is over")
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalMoveError(f"an action is an integer id, got {action!r}")
+            raise IllegalMoveError(f"an action is an integer id, got {show(action)}")
         action = int(action)
         codec = self.codec
         if self._queue:

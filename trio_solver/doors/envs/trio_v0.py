@@ -53,6 +53,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..._args import show
 from ...game.state import Game
 from ...errors import IllegalMoveError, RulesError
 from ...report.render import frame, render_frame
@@ -83,9 +84,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         super().__init__()
         self.rules = Rules(players, mode, teams)  # type: ignore[arg-type]  # Rules checks and converts
         if render_mode is not None and render_mode != "ansi":
-            raise RulesError(f"render_mode: only 'ansi' is supported, got {render_mode!r}")
+            raise RulesError(f'render_mode: only "ansi" is supported, got {show(render_mode)}')
         if not isinstance(max_reveals, int) or isinstance(max_reveals, bool) or max_reveals < 1:
-            raise RulesError(f"max_reveals: expected a positive integer, got {max_reveals!r}")
+            raise RulesError(f"max_reveals: expected a positive integer, got {show(max_reveals)}")
         self.render_mode = render_mode
         self.with_beliefs = bool(beliefs)
         self.max_reveals = max_reveals
