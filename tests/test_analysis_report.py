@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.report.analysis import ONLY_OPTION, analyse, player_names
+from trio_solver.report.analysis import GAME_THRESHOLDS, ONLY_OPTION, analyse, label_for, player_names
 from trio_solver.report.analysis_html import embed_json
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
@@ -179,7 +179,8 @@ def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(example: tuple[Record, object]) -> None:
     """The page's accuracy rule is the one the figures follow, by the turn and by the game, and a label the
-    playouts' cap left open reads "unclear" (a bare "?" reads as a mistake to a chess player)."""
+    playouts' cap left open says in words what it may also be ("inaccuracy (perhaps a blunder)"; a bare "?"
+    reads as a mistake to a chess player), the words of the JSON's ``verdict``."""
     record, quick = example
     page = quick.html()  # type: ignore[attr-defined]
     assert "<dt>accuracy</dt><dd>the share of choices with a loss below 0.01.</dd>" in page
@@ -193,6 +194,17 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
     labels = [row.rsplit("<td>", 1)[1].split("</td>")[0] for row in cells.split("<tr class=")[1:]]
     assert len(labels) == len(by_game.decisions)
     assert not any(label.endswith("?") for label in labels)
+    perhaps = 0
     for d, label in zip(by_game.decisions, labels):
+        assert label == d.to_json()["verdict"]
         if d in unsure:
-            assert label == (f"{d.label} (unclear)" if d.label else "unclear")
+            worse = label_for(d.loss_high or 0.0, GAME_THRESHOLDS)
+            if worse is not None and worse != d.label:
+                perhaps += 1
+                assert label == (d.label + " " if d.label else "") + ("(perhaps " if d.label else "perhaps ") + \
+                    ("an " if worse == "inaccuracy" else "a ") + worse + (")" if d.label else "")
+            else:
+                assert label == (d.label or "")
+        elif not d.scored:
+            assert label == ("clear choice" if d.options > 1 else "no choice")
+    assert perhaps  # some open labels may be worse

@@ -71,7 +71,13 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
     assert page.locator("#chart .cp").count() == len(a.curve) == a.turns + 1
     page.locator("#chart .cp").nth(5).locator(".cphit").first.click()
     text = page.locator("#position").inner_text()
-    assert "After turn 5 - the table as a spectator sees it" in text
+    # the point after turn 5 sits at the tick of turn 6, and says both
+    assert "After turn 5, before turn 6 - the table as a spectator sees it" in text
+    assert "after turn 5, before turn 6:" in page.locator("#chart .cp").nth(5).locator("title").inner_html()
+    page.locator("#chart .cp").last.locator(".cphit").first.click()
+    assert f"After turn {a.turns} - the table" in page.locator("#position").inner_text()
+    page.locator("#chart .cp").nth(5).locator(".cphit").first.click()
+    text = page.locator("#position").inner_text()
     for s in range(4):
         assert f"{a.players[s].strip()} {percent(a.curve[5].win_chance[s])}" in text.replace("\u2028", "")
     # the page's script and the Python text write a chance the same way (halves round up)

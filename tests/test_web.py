@@ -92,9 +92,10 @@ def fine(p: float) -> str:
     return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
 
 
-def plan_words(top: dict[str, Any], names: list[str] | None = None) -> str:
+def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int = 0) -> str:
     """The advice's plan line for reveal ``top`` of `advise --json`: the four likeliest values that can still
-    make a trio, each with what to ask next, then the other values in two sums."""
+    make a trio, each with what to ask next, then the other values in two sums (``shown``: the cards face up
+    in the turn before the reveal)."""
     r = top["reveal"]
     (kind, index), = r.items()
     seat = f"{names[index]} (seat {index})" if names and kind != "centre" else f"Seat {index}"
@@ -113,7 +114,7 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None) -> str:
         text += f"; {more} more value{'s' if more > 1 else ''} ({percent(sum(st['probability'] for st in hopes[4:]))}) that can still make one"
     none = 1 - sum(st["probability"] for st in hopes)  # every value the plan gives no chance, or does not list
     if none > 1e-9:
-        text += f"; any other value ({percent(none)}) ends the turn"
+        text += f"; any other value ({percent(none)}) " + ("fails the turn" if shown else "leaves no trio this turn")
     return f"The plan for {short(r)} ({where}): {text}."
 
 
@@ -167,10 +168,16 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     want = cli_json(capsys, "analyse", "--json", str(path))
     labelled = [d for d in want["decisions"] if d["label"]]
     assert labelled and all(d["loss_stderr"] is not None for d in labelled)
-    expect(page.locator("#decisions li:not(.moment) button")).to_contain_text(
-        [f"— {d['label']} (best {short(d['best'])}, loss {pm(d['loss'], d['loss_stderr'])}"
-         + ("" if d["sure"] else f" (not sure: {percent(d['loss_low'])} to {percent(d['loss_high'])})") + ")"
+    # named as the key moments name a decision, with the analysis's verdict in words
+    names = json.loads(path.read_text())["names"]
+    expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
+        [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
+         f"played {short(d['played'])}={d['shown']} — {d['verdict']} (best {short(d['best'])}, "
+         f"loss {pm(d['loss'], d['loss_stderr'])} ({percent(d['loss_low'])} to {percent(d['loss_high'])}))"
          for d in labelled])
+    # a labelled decision opens the position after its event, the event's row in the move list
+    page.locator("#decisions li:not(.moment) button").first.click()
+    expect(page.locator("#position")).to_contain_text(f"After {labelled[0]['event'] + 1} of {n} events")
 
 
 def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,7 +208,7 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     assert "centre" in want["reveals"][0]["reveal"]
     words = plan_words(want["reveals"][0], json.loads(path.read_text()).get("names"))
     expect(page.locator("#advice-plan")).to_have_text(words)
-    assert "more value" in words and "ends the turn" in words  # a centre card: twelve values, some lost at once
+    assert "more value" in words and "leaves no trio this turn" in words  # a centre card: twelve values, some lost at once
     page.click("#last")
     page.click("#prev")
     settle(page)
@@ -251,11 +258,13 @@ def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pyt
             expect(page.locator("#error")).to_be_hidden()
             expect(page.locator("#beliefs .dist").first).to_be_visible()
         if k == 0:
-            # now it is my turn: the advice list is there and matches the command
+            # now it is my turn: the advice list is there and matches the command, ranked by default by the
+            # chance to win the game, the analysis's judgement
             part = dict(example, events=example["events"][:1])
             p = tmp_path / "part.json"
             p.write_text(json.dumps(part))
-            want = cli_json(capsys, "advise", "--json", str(p))
+            want = cli_json(capsys, "advise", "--json", str(p), "--objective", "game")
+            expect(page.locator("#advice-note")).to_contain_text("“game”")
             rows = [(short(x["reveal"]), fine(x["p_win"]), fine(x["p_trio"])) for x in want["reveals"]]
             expect(page.locator("#advice tbody tr")).to_have_count(len(rows))
             assert advice_rows(page) == rows
@@ -387,7 +396,7 @@ def test_analysis_depth_is_sent_and_a_time_limit_is_explained(page: Page, capsys
     expect(page.locator("#error")).to_be_hidden()
     n = len(json.loads((ROOT / "examples" / "full_deal_4p.json").read_text())["events"])
     page.locator("#decisions li.moment button").last.click()
-    expect(page.locator("#position")).to_contain_text(f"After {moments[-1]['event']} of {n} events")
+    expect(page.locator("#position")).to_contain_text(f"After {moments[-1]['event'] + 1} of {n} events")
 
 
 # -- the table: seats around a felt, every known card, hindsight, moves, chart ---------------

@@ -177,13 +177,21 @@ class Decision:
 
     @property
     def verdict(self) -> str:
-        """The label column of the tables: the label (``?`` when the cap came before it was clear: it may
-        be worse, or a label may be missing), ``(noise)``, or ``(only)`` / ``(no choice)`` unscored."""
+        """The verdict in words, the same in every view (tables, key moments, the board, the report):
+        the label; ``"inaccuracy (perhaps a blunder)"`` or ``"perhaps a mistake"`` when the playouts
+        stopped before it was sure and the upper end of the loss reaches a worse label; ``"within noise"``
+        when the loss is not told apart from 0; ``"clear choice"`` (the one sensible reveal) or ``"no
+        choice"`` when not scored; ``""`` for a decision with no label."""
         if not self.scored:
-            return "(only)" if self.options > 1 else "(no choice)"
+            return "clear choice" if self.options > 1 else "no choice"
         if self.within_noise and self.sure:
-            return "(noise)"
-        return (self.label or "") + ("" if self.sure else "?")
+            return "within noise"
+        label = self.label or ""
+        worse = None if self.sure or self.loss_high is None else label_for(self.loss_high, GAME_THRESHOLDS)
+        if worse is None or worse == self.label:
+            return label
+        perhaps = f"perhaps {'an' if worse[0] in 'aeiou' else 'a'} {worse}"
+        return f"{label} ({perhaps})" if label else perhaps
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,7 +200,8 @@ class Decision:
             "played_text": str(self.played), "best_text": str(self.best),
             "p_trio_played": self.p_trio_played, "p_win_played": self.p_win_played,
             "p_trio_best": self.p_trio_best, "p_win_best": self.p_win_best,
-            "loss": self.loss, "label": self.label, "scored": self.scored, "options": self.options,
+            "loss": self.loss, "label": self.label, "verdict": self.verdict, "scored": self.scored,
+            "options": self.options,
             "turn_loss": self.turn_loss, "best_turn": (self.best_turn or self.best).to_json(),
             "p_game_played": self.p_game_played, "p_game_best": self.p_game_best, "loss_stderr": self.loss_stderr,
             "sure": self.sure, "loss_low": self.loss_low, "loss_high": self.loss_high,
@@ -386,15 +395,14 @@ class Analysis:
         ]
         if game:
             lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
-                      "Loss: the drop in the chance to win the game, ± its error. '(only)' and '(no choice)' are "
-                      "not scored;",
-                      "'(noise)': the loss is not told apart from 0, so no better reveal is named (best: '-');",
-                      "a '?': the playouts stopped (at their cap, or where more would most likely change "
-                      f"nothing) before the label was clear at {self.confidence:.0%} (it may be worse, or a "
-                      "label may be missing)."]
+                      "Loss: the drop in the chance to win the game, ± its error. 'Clear choice' (the one "
+                      "sensible reveal) and 'no choice' are not scored;",
+                      "'within noise': the loss is not told apart from 0, so no better reveal is named (best: '-');",
+                      "'perhaps a ...': the playouts stopped (at their cap, or where more would most likely "
+                      f"change nothing) before the label was clear at {self.confidence:.0%}; it may be that bad."]
         else:
             lines += ["Loss: best minus played, counting a trio once and a trio that wins twice.",
-                      "'(only)' and '(no choice)' are not scored."]
+                      "'Clear choice' (the one sensible reveal) and 'no choice' are not scored."]
         lines.append(f"  {'turn':>4} {'reveal':>6}  {'player':<{w}}  {'played':<7} {'best':<6} {'trio chance':>11}  "
                      f"{'win now':>9}  " + (f"{'win game':>9}  " if game else "") + f"{'loss':>13}  label")
         for d in self.decisions:
@@ -709,15 +717,11 @@ def _reason(d: Decision) -> str:
 
 
 def _verdict(d: Decision) -> str:
-    """The label and the loss in words: ``Mistake, loss 14.0% ± 2.0% (10.1% to 17.9%).``; a label that is
-    not sure says what it may also be."""
-    label = (d.label or "").capitalize()
+    """The verdict and the loss in words: ``Mistake (perhaps a blunder), loss 14.0% ± 2.0% (10.1% to 17.9%).``"""
+    words = d.verdict.capitalize()
     if d.loss_low is None or d.loss_high is None:
-        return f"{label}, loss {d.loss:.2f}."
-    worse = label_for(d.loss_high, GAME_THRESHOLDS)
-    if not d.sure and worse is not None and worse != d.label:
-        label += f" (perhaps {'an' if worse[0] in 'aeiou' else 'a'} {worse})"
-    return f"{label}, loss {_pm(d.loss, d.loss_stderr)} ({_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
+        return f"{words}, loss {d.loss:.2f}."
+    return f"{words}, loss {_pm(d.loss, d.loss_stderr)} ({_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],

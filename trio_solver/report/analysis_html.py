@@ -173,7 +173,10 @@ def _chart(a: Judged, f: _Frame) -> str:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
         for k, c in enumerate(a.curve):
             chances = ", ".join(f"{a.players[s]} {_pct(c.win_chance[s])}" for s in sides)
-            tip = html.escape(f"after turn {c.turns}: {chances}" if c.turns else f"start: {chances}")
+            # the point after turn t sits at the tick of turn t + 1, where that turn starts: both are said
+            when = (f"after turn {c.turns}" + (f", before turn {c.turns + 1}" if k + 1 < len(a.curve) else "")
+                    if c.turns else "start")
+            tip = html.escape(f"{when}: {chances}")
             x = f.xb(c.decisions, n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
                          + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="7" class="hit cphit"/>'
@@ -281,7 +284,8 @@ function showCurve(k) {
   const el = document.getElementById('position');
   el.textContent = '';
   const head = document.createElement('p');
-  head.textContent = (c.turns ? 'After turn ' + c.turns : 'At the start') + ' - the table as ' +
+  head.textContent = (c.turns ? 'After turn ' + c.turns + (k + 1 < data.curve.length ? ', before turn ' + (c.turns + 1) : '')
+    : 'At the start') + ' - the table as ' +
     (data.viewer === null || data.viewer === undefined ? 'a spectator' : names[data.viewer]) + ' sees it:';
   el.appendChild(head);
   const pre = document.createElement('pre');
@@ -315,11 +319,11 @@ function show(i) {
     ', win now ' + pct(d.p_win_played) + '. Best: ' + d.best_text + ': ' +
     (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') + 'trio chance ' + pct(d.p_trio_best) +
     ', win now ' + pct(d.p_win_best) + '. ';
-  if (!d.scored) v += d.options > 1 ? 'The only sensible reveal (not scored).' : 'No real choice (not scored).';
-  else if (d.loss_low !== null && d.loss > 0 && d.loss_low <= 1e-12 && d.sure)
+  if (!d.scored) v += d.options > 1 ? 'A clear choice: the only sensible reveal (not scored).' : 'No choice (not scored).';
+  else if (d.verdict === 'within noise')
     v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
-  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.label ? ': ' + d.label : ' (fine)') +
-    (d.sure ? '.' : ' (not sure: ' + pct(d.loss_low) + ' to ' + pct(d.loss_high) + ').');
+  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.loss_low === null ? '' : ' (' + pct(d.loss_low) + ' to ' +
+    pct(d.loss_high) + ')') + ': ' + (d.verdict || 'no label') + '.';
   verdict.textContent = v;
   verdict.id = 'verdict';
   el.appendChild(verdict);
@@ -380,10 +384,7 @@ def _seat_rows(a: Judged) -> str:
 def _decision_rows(a: Judged) -> str:
     rows = []
     for i, d in enumerate(a.decisions):
-        label = {"(noise)": "within noise", "(only)": "only option", "(no choice)": "no choice"}.get(d.verdict,
-                                                                                                    d.verdict)
-        if label.endswith("?"):  # the cap came first: in words, since "?" reads as a mistake to a chess player
-            label = f"{label[:-1]} (unclear)" if label[:-1] else "unclear"
+        label = html.escape(d.verdict)
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
                     f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
@@ -425,7 +426,8 @@ def _labels_text(a: Judged) -> str:
             "of the game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
             "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played, with its "
             f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
-            "'unclear' marks a label the playouts' cap left open (it may be worse, or a label may be missing).</dd>"
+            "'perhaps a mistake' says the playouts stopped before the label was clear, and it may be that bad. "
+            "A clear choice (the one sensible reveal) is not scored.</dd>"
             "<dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
             "<dt>mistake</dt><dd>0.10 or more;</dd><dt>blunder</dt><dd>0.20 or more.</dd>")
     return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."

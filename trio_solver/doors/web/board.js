@@ -223,7 +223,7 @@ function offerResume() {
   const g = savedGame();
   $("#resume-box").hidden = !g;
   if (g) $("#resume").textContent = `Resume the ${g.mode === "play" ? "game against the bots" : "game at the table"} `
-    + `(${g.record.events.length} events)`;
+    + `(${plural(g.record.events.length, "event")})`;
 }
 
 async function resume() {
@@ -522,25 +522,25 @@ async function showAdvice(fr, token) {
   }));
   const best = data.reveals[0];
   $("#advice-plan").textContent = best ? `The plan for ${shortReveal(best.reveal)} (${describeTarget(shortReveal(best.reveal))}): `
-    + planText(best.plan) : "";
+    + planText(best.plan, data.turn.length) : "";
 }
 
 // the advisor's plan, in words: the values the reveal most likely shows that can still make a trio, what to ask
-// next and the chance of a trio then; the other values together
-function planText(plan) {
+// next and the chance of a trio then; the other values together (`shown`: cards face up in the turn before it)
+function planText(plan, shown) {
   const hopes = (plan || []).filter((step) => step.p_trio > 0).sort((a, b) => b.probability - a.probability);
   if (!hopes.length) return "no trio can follow.";
   const says = (step) => `if it shows ${step.value} (${pct(step.probability)}), `
     + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
       : "the trio is made");
-  const shown = hopes.slice(0, 4);
+  const listed = hopes.slice(0, 4);
   const rest = hopes.slice(4).reduce((p, step) => p + step.probability, 0);
-  // the values that end the turn at once: every value the plan does not list with a chance (mid-turn, every
-  // value but the one face up)
+  // the values with no trio after them: mid-turn a value unlike the one face up fails the turn at once; at the
+  // start of a turn the turn goes on, and fails at the first card that differs
   const none = 1 - hopes.reduce((p, step) => p + step.probability, 0);
-  return shown.map(says).join("; ")
-    + (rest > 0 ? `; ${plural(hopes.length - shown.length, "more value")} (${pct(rest)}) that can still make one` : "")
-    + (none > 1e-9 ? `; any other value (${pct(none)}) ends the turn` : "") + ".";
+  return listed.map(says).join("; ")
+    + (rest > 0 ? `; ${plural(hopes.length - listed.length, "more value")} (${pct(rest)}) that can still make one` : "")
+    + (none > 1e-9 ? `; any other value (${pct(none)}) ${shown ? "fails the turn" : "leaves no trio this turn"}` : "") + ".";
 }
 
 // -- the move list ---------------------------------------------------------------------------
@@ -608,11 +608,19 @@ document.addEventListener("keydown", (ev) => {
 
 // -- analysis -----------------------------------------------------------------------------------
 
-// "loss 0.12 ± 0.05": the loss of a decision with the standard error of the playouts' paired
-// estimate when it was judged by the game (none when judged by the turn, which is exact)
+// "loss 12% ± 5% (3% to 21%)": the loss of a decision with the standard error of the playouts' paired
+// estimate and its interval when it was judged by the game (none when judged by the turn, which is exact)
 function lossText(d) {
-  const unsure = d.sure === false ? ` (not sure: ${pct(d.loss_low)} to ${pct(d.loss_high)})` : "";
-  return `loss ${pm(d.loss, d.loss_stderr)}${unsure}`;
+  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (${pct(d.loss_low)} to ${pct(d.loss_high)})`;
+  return `loss ${pm(d.loss, d.loss_stderr)}${range}`;
+}
+
+// "Turn 2, East, 2nd reveal: played l1=2 — inaccuracy (perhaps a blunder)": a decision named as the analysis's
+// key moments name it, with the analysis's own verdict in words
+function decisionText(d) {
+  const nth = ["1st", "2nd", "3rd"][d.reveal_index] || `${d.reveal_index + 1}th`;
+  return `Turn ${d.turn}, ${seatName(d.seat)}, ${nth} reveal: played ${shortReveal(d.played)}=${d.shown}`
+    + (d.verdict ? ` — ${d.verdict}` : "");
 }
 
 async function analyse() {
@@ -710,23 +718,29 @@ function drawChart(data, chances, viewSeat) {
     s.append(hit, c);
     if (label) text({ x: cx, y: cy - r0 - 6, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#222" }, label);
   };
-  // a decision of event k is made at the position after k events: mark it on the mover's line
+  // the decisions of event k (numbered from 1, as in the move list) are marked at tick k, the position after
+  // that event, on the mover's line: the worst of the event's reveals, all of them in its text
   const marked = new Map();
   for (const d of ds) {
-    const prev = marked.get(d.event);
-    const rank = { blunder: 3, mistake: 2, inaccuracy: 1 };
-    if (!prev || (rank[d.label] || 0) > (rank[prev.label] || 0)) marked.set(d.event, d);
+    const k = d.event + 1;
+    if (!marked.has(k)) marked.set(k, []);
+    marked.get(k).push(d);
   }
-  for (const [k, d] of marked) {
+  const rank = { blunder: 3, mistake: 2, inaccuracy: 1 };
+  for (const [k, list] of marked) {
+    const d = list.reduce((a, b) => ((rank[b.label] || 0) > (rank[a.label] || 0) ? b : a));
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
-    const desc = `event ${k + 1}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown}, best ${shortReveal(d.best)}`
-      + `, ${lossText(d)}${d.label ? " — " + d.label : ""}; win chance ${pct(chances[k][String(d.seat)])}`;
+    const desc = list.map((x) => `${decisionText(x)}; best ${shortReveal(x.best)}, ${lossText(x)}`).join(". ")
+      + `. After it, ${seatName(d.seat)}'s chance to win: ${pct(chances[k][String(d.seat)])}`;
     point(k, d.seat, sym, desc, Boolean(d.label), stroke);
   }
   if (!ds.length) chances.forEach((c, k) => point(k, sides[0][0], null, `position after ${k} events`, false, null));
-  const who = viewSeat === null ? "a spectator" : seatName(viewSeat);
-  const legend = el("p", { class: "hint" }, `Seen by ${who}. `,
+  // whose chances the lines are: the analysis's curve is a spectator's (or the keeper's of a record that knows
+  // one hand), whatever seat the board shows; the curve judged by the turn is the shown seat's
+  const seenBy = data.curve && data.curve.length ? data.viewer : viewSeat;
+  const who = seenBy === null || seenBy === undefined ? "a spectator" : seatName(seenBy);
+  const legend = el("p", { class: "hint" }, `Chances as ${who} sees them. `,
     sides.map((seats) => el("span", { style: `color:${COLOURS[seats[0] % 6]};margin-right:1rem;white-space:nowrap;display:inline-block` },
       `● ${teams ? sideName(seats[0]) : seatName(seats[0])}`)));
   $("#chart").replaceChildren(s, legend);
@@ -734,9 +748,9 @@ function drawChart(data, chances, viewSeat) {
   const labelled = ds.filter((d) => d.label);
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
-    ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event) },
-      `event ${d.event + 1}: ${seatName(d.seat)} played ${shortReveal(d.played)}=${d.shown} — ${d.label} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
-    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event) }, m.text))));
+    ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event + 1) },
+      `${decisionText(d)} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
+    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event + 1) }, m.text))));
 }
 
 function markChart() {
@@ -955,6 +969,7 @@ async function fillPlay(fr, last, token) {
   const box = $("#play-legal");
   const end = app.frames[app.frames.length - 1];
   $("#hint").hidden = end.winner !== null;  // no advice to ask for once the game is over
+  $("#play-how").hidden = end.winner !== null || !last || fr.to_move !== app.me;  // only when a tap can play
   if (end.winner !== null) {
     $("#play-prompt").textContent = (end.winner === app.me ? "You won!" : `${seatName(end.winner)} won.`)
       + (last ? "" : " Step through the game, or analyse it below.");
