@@ -418,6 +418,10 @@ def test_huge_inputs() -> None:
     ok = text + " " * (MAX_RECORD_BYTES - len(text.encode()))
     assert len(ok.encode()) == MAX_RECORD_BYTES
     assert Record.loads(ok).to_json() == Record.loads(text).to_json()
+    # a byte order mark is accepted in bytes and as the first character of a text; only one
+    assert Record.loads("\ufeff" + text).to_json() == Record.loads(b"\xef\xbb\xbf" + text.encode()).to_json() \
+        == Record.loads(text).to_json()
+    load_error("\ufeff\ufeff" + text)
 
 
 @pytest.mark.parametrize("text", [
@@ -840,6 +844,11 @@ def test_cli_reads_standard_input(capsys: pytest.CaptureFixture[str], monkeypatc
     ["play", "--players", "3", "--bots", "memory"],
     ["play", "--players", "3", "--teams"],
     ["play", "--players", "3", "--seat", "3"],
+    ["beliefs", "FILE", "--list", "100001"],
+    ["beliefs", "FILE", "--swap-budget", "0"],
+    ["beliefs", "FILE", "--swap-budget", "4000001"],
+    ["serve", "--workers", "1025"],
+    ["serve", "--queue", "1000001"],
 ])
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:

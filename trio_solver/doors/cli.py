@@ -32,7 +32,8 @@ from ..errors import RecordError, RulesError, RunError, TrioError
 from ..files import output_target, write_text
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.rules import Rules
-from ..infer.facts import STATE_BUDGET
+from ..infer.csp import MAX_PLACEMENTS
+from ..infer.facts import MAX_STATE_BUDGET, STATE_BUDGET
 from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
@@ -44,7 +45,7 @@ from ..run.parallel import ray_address
 from ..run.simulate import GameResult, run_tournament, save_record
 from ..words import percent, pm
 from . import queries
-from .hosts import host_pattern
+from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern
 from .play import play_terminal
 from .protocol import run_engine
 
@@ -99,6 +100,17 @@ def _nonneg(text: str) -> int:
     if len(t.lstrip("0")) > 15:
         raise argparse.ArgumentTypeError(f"{len(t)}-digit number: far above any limit")
     return int(t)
+
+
+def _count(lo: int, hi: int, what: str) -> Callable[[str], int]:
+    """An option's type for a whole number ``lo`` to ``hi`` (the library's bounds), so that a value out of
+    them is a usage error when the command line is read."""
+    def parse(text: str) -> int:
+        n = _nonneg(text)
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} {lo} to {hi}, got {n}")
+        return n
+    return parse
 
 
 def _seconds(text: str) -> float:
@@ -659,10 +671,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
     sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
-    sp.add_argument("--list", type=_nonneg, default=0, metavar="N",
+    sp.add_argument("--list", type=_count(0, MAX_PLACEMENTS, "a number of placements"), default=0, metavar="N",
                     help="also list the possible placements (python-constraint): all of them if at most N fit, "
                          "else the first N found")
-    sp.add_argument("--swap-budget", type=_nonneg, default=STATE_BUDGET, metavar="STATES",
+    sp.add_argument("--swap-budget", type=_count(1, MAX_STATE_BUDGET, "a number of states"), default=STATE_BUDGET,
+                    metavar="STATES",
                     help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
@@ -758,12 +771,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
     sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sp.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
-    sp.add_argument("--workers", type=_positive, default=2, help="worker processes for the computations (default 2)")
+    sp.add_argument("--workers", type=_count(1, MAX_WORKERS, "a number of processes"), default=2,
+                    help="worker processes for the computations (default 2)")
     sp.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
                     help="time limit of one request (default 30)")
     sp.add_argument("--read-timeout", type=_seconds, default=10.0, metavar="SECONDS",
                     help="time a client has to send a request's headers, and then its body (default 10)")
-    sp.add_argument("--queue", type=_positive, default=64,
+    sp.add_argument("--queue", type=_count(1, MAX_QUEUE, "a number of requests"), default=64,
                     help="requests waiting or running at most; more are answered 503 busy (default 64)")
     sp.add_argument("--client-share", type=_positive, default=None, metavar="N",
                     help="requests of one client address waiting or running at most (default a quarter of "
@@ -774,7 +788,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
                          "for any): the name of a proxy in front of the service, or of this machine when bound "
                          "to another address; by default only the bound address and the loopback names")
-    sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    sp.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                    help="how much the service logs (default warning; info also logs each request)")
     return p
 
 

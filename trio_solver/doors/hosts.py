@@ -1,5 +1,7 @@
-"""The host names the HTTP service may answer to (``serve --allow-host``): one check, shared by the
-command line (which refuses a bad name as a usage error) and the service (:class:`~trio_solver.doors.service.HostCheck`)."""
+"""The HTTP service's settings that the command line checks before the service (and FastAPI) loads, so
+that a bad value is a usage error: the host names it may answer to (``serve --allow-host``), one check
+shared with the service (:class:`~trio_solver.doors.service.HostCheck`), and the bounds of its workers
+and queue."""
 
 from __future__ import annotations
 
@@ -7,7 +9,12 @@ from .._args import show
 from .._text import UNSAFE
 from ..errors import RunError
 
-__all__ = ["host_pattern"]
+__all__ = ["MAX_QUEUE", "MAX_WORKERS", "host_pattern"]
+
+#: The most worker processes a service takes (``serve --workers``).
+MAX_WORKERS = 1024
+#: The most requests waiting or running a service takes (``serve --queue``).
+MAX_QUEUE = 1_000_000
 
 
 def host_pattern(text: str) -> str:

@@ -62,6 +62,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
 from .._args import int_in, show
+from .hosts import MAX_QUEUE, MAX_WORKERS
 from .._text import escape
 from .hosts import host_pattern
 from ..errors import RunError, TrioError
@@ -484,8 +485,8 @@ def _api_page(schema: dict[str, Any]) -> str:
 
 def _check_options(workers: Any, timeout: Any, queue: Any, read_timeout: Any, client_share: Any,
                    max_body: Any) -> None:
-    int_in("workers", workers, 1, 1024, RunError)
-    int_in("queue", queue, 1, 1_000_000, RunError)
+    int_in("workers", workers, 1, MAX_WORKERS, RunError)
+    int_in("queue", queue, 1, MAX_QUEUE, RunError)
     int_in("max_body", max_body, 1, 1 << 40, RunError, "a number of bytes")
     if client_share is not None:
         int_in("client_share", client_share, 1, queue, RunError, "a number of requests")

@@ -119,7 +119,8 @@ class Record:
                 text = bytes(text).decode("utf-8-sig")
             except UnicodeDecodeError as e:
                 raise RecordError("record", f"not UTF-8 text (byte {e.start})") from None
-        return cls.from_json(strict_loads(text))
+        # a byte order mark read as text (a file opened without "utf-8-sig") is accepted as in bytes
+        return cls.from_json(strict_loads(text.removeprefix("\ufeff")))
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
