@@ -52,7 +52,7 @@ def test_2_lone_surrogate_names_are_400_not_500(client: TestClient) -> None:
     assert error_of(client.post("/v1/new_game", content=body, headers=JSON), 400).startswith(
         "names[1]: holds a control character (\\x1b)")
     assert error_of(client.post("/v1/version", content=b'{"x": 1e999}', headers=JSON), 400).endswith(
-        "the number '1e999' is beyond the range of a float")
+        'the number "1e999" is beyond the range of a float')
     assert client.post("/v1/new_game", json={"rules": {"players": 3, "mode": "simple"},
                                              "names": ["Ann", "Bé", "=C"]}).status_code == 200
 
@@ -108,7 +108,7 @@ def test_13_host_check_unit() -> None:
 def test_13_foreign_hosts_are_refused_before_anything_runs(client: TestClient) -> None:
     for path in ("/", "/v1/health", "/docs", "/static/board.js"):
         msg = error_of(client.get(path, headers={"Host": "rebound.attacker.example:8765"}), 400)
-        assert msg.startswith("Host 'rebound.attacker.example:8765' is not an address of this service")
+        assert msg.startswith('Host "rebound.attacker.example:8765" is not an address of this service')
     resp = client.post("/v1/new_game", json={"rules": {"players": 3, "mode": "simple"}},
                        headers={"Host": "rebound.attacker.example"})
     assert resp.status_code == 400 and resp.headers["connection"] == "close"
