@@ -510,7 +510,7 @@ def test_a_ctrl_c_the_command_handles_leaves_a_later_error_what_it_is(monkeypatc
     finally:
         signal.signal(signal.SIGINT, before)
     assert status == 70 and out == ""
-    assert "internal error (RuntimeError: 'a bug after it')" in _one_line_error(err)
+    assert 'internal error (RuntimeError: "a bug after it")' in _one_line_error(err)
 
 
 def test_no_interrupt_is_raised_once_the_command_reports_one() -> None:
