@@ -397,3 +397,24 @@ def test_bot_op_runs_every_bot_from_the_movers_view() -> None:
         want = make_bot(name, random.Random(5), budget=20).choose_reveal(view)
         assert got == {"reveal": str(want), "seat": view.to_move}
     assert "budget" in err({"op": "bot", "record": rec, "bot": "expert", "budget": 0})["error"]
+
+
+def test_bot_op_gives_a_swap_card_from_the_partners_view() -> None:
+    """With ``swap_seat`` the bot op answers the card a bot gives at that seat's team swap, as the bot
+    chooses it from that seat's view; the moment closes at the first reveal, and the op says so."""
+    game = Game.deal(Rules(4, "simple", teams=True), seed=11)
+    rec = {"format": "trio-record/1", **game.to_json(), "events": []}
+    record = Record.from_json(rec)
+    for name in ("random", "memory", "solver", "expert"):
+        for seat in range(4):
+            got = ok("bot", record=rec, bot=name, seed=7, budget=20, swap_seat=seat)
+            want = make_bot(name, random.Random(7), budget=20).choose_swap(record.view(seat))
+            assert got == {"card": want, "seat": seat}
+            assert want is None or want in game.hands[seat]
+    assert "swap_seat: expected 0 to 3, got 4" in err({"op": "bot", "record": rec, "bot": "solver", "swap_seat": 4})["error"]
+    moved = ok("move", record=rec, reveal=str(game.view(game.to_move).legal_reveals()[0]))["record"]
+    assert "seat 1's team has no swap moment now" in err({"op": "bot", "record": moved, "bot": "solver",
+                                                           "swap_seat": 1})["error"]
+    plain = doc(ROOT / "examples" / "full_deal_4p.json")  # no teams: never a swap moment
+    plain["events"] = plain["events"][:3]
+    assert "no swap moment" in err({"op": "bot", "record": plain, "bot": "solver", "swap_seat": 0})["error"]

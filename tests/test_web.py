@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from helpers_service import live_server
 from trio_solver.doors.cli import main
+from trio_solver.doors.protocol import handle
 from trio_solver.game.record import Record
 from trio_solver.words import percent, pm
 
@@ -597,6 +598,59 @@ def saved_record(page: Page) -> Any:
     with page.expect_download() as dl:
         page.click("#download")
     return json.loads(Path(dl.value.path()).read_text())
+
+
+def bot_card(record: dict[str, Any], seat: int) -> Any:
+    """The card the ``solver`` bot gives at ``seat``'s team swap of ``record``, as the engine answers it."""
+    return handle("bot", {"record": record, "bot": "solver", "swap_seat": seat})["card"]
+
+
+def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
+    """In a team game the other team swaps first, each bot from its own view and in secret; then I give a
+    card or pass, my partner (a bot) gives its own, and the swap is made only if both gave one."""
+    page.click("button[data-mode=play]")
+    page.select_option("#p-teams", "yes")
+    page.select_option("#p-bot", "solver")
+    page.fill("#p-seed", "3")
+    page.click("#play-form button[type=submit]")
+    expect(page.locator("#play-prompt")).to_contain_text("Swap moment: give Seat 2 one of your cards, or pass")
+    settle(page)
+    before = saved_record(page)
+    assert before["rules"]["teams"] and before["events"] in ([], [{"swap": [1, 3], "cards": before["events"][0]["cards"]
+                                                                    if before["events"] else None}])
+    start = dict(before, events=[])
+    theirs = [bot_card(start, 1), bot_card(start, 3)]
+    assert before["events"] == ([{"swap": [1, 3], "cards": theirs}] if None not in theirs else [])
+    # their cards stay secret to me: the move list says a secret swap, the status names no card
+    if before["events"]:
+        expect(page.locator("#moves")).to_contain_text("secret swap")
+        expect(page.locator("#status")).to_have_text("Team B (Seat 1 & Seat 3) swap a card secretly.")
+    # no reveal before the swap is decided: the buttons give cards
+    give = page.locator("#play-legal button[data-give]")
+    hand = sorted(set(before["deal"]["hands"][0]))
+    expect(give).to_have_text([f"give {v}" for v in hand] + ["pass"])
+    mine = hand[0]
+    partner = bot_card(before, 2)
+    assert partner is not None
+    page.click(f"#play-legal button[data-give='{mine}']")
+    expect(page.locator("#status")).to_contain_text(f"Your team swaps: you give {mine}, Seat 2 gives {partner}.")
+    page.wait_for_function("document.querySelector('#play-legal button[data-reveal]') || "
+                           "document.querySelector('#play-legal button[data-give]') || "
+                           "document.querySelector('#play-prompt').textContent.includes('won')")
+    after = saved_record(page)
+    assert after["events"][:len(before["events"]) + 1] == before["events"] + [{"swap": [0, 2], "cards": [mine, partner]}]
+    Record.from_json(after)  # the engine replays it: every swap and reveal legal
+    # passing: no swap for my team, and the game goes on to the reveals
+    page.click("#play-form button[type=submit]")
+    expect(page.locator("#play-legal button[data-give='pass']")).to_be_visible()
+    settle(page)
+    page.click("#play-legal button[data-give='pass']")
+    expect(page.locator("#status")).to_contain_text("You pass: your team does not swap.")
+    # the bots play on until my turn, the next swap moment (after the other team's trio) or the end
+    page.wait_for_function("document.querySelector('#play-legal button') || "
+                           "document.querySelector('#play-prompt').textContent.includes('won')")
+    settle(page)
+    assert not any(e.get("swap") == [0, 2] for e in saved_record(page)["events"])
 
 
 def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None:

@@ -311,7 +311,10 @@ def _op_bot(a: _Args) -> dict[str, Any]:
     seed = a.int_("seed", minimum=0, maximum=2**63 - 1, default=0)
     assert seed is not None
     budget = a.int_("budget", minimum=1, maximum=MAX_SAMPLES)
+    swap_seat = a.int_("swap_seat", maximum=record.rules.players - 1)
     a.done()
+    if swap_seat is not None:
+        return queries.bot_swap(record, name, swap_seat, seed, budget)
     return queries.bot_reveal(record, name, seed, budget)
 
 
@@ -373,9 +376,12 @@ OPS: dict[str, Op] = {
                {"record": _RECORD, "reveal": {"type": ["string", "object"],
                                               "description": "c3, or c3=10, or {\"swap\": [a, b], \"cards\": [va, vb]}"}},
                ("record", "reveal")),
-    "bot": Op(_op_bot, "The reveal a bot chooses for the seat to move, from that seat's view only.",
+    "bot": Op(_op_bot, "The reveal a bot chooses for the seat to move, or with swap_seat the card it gives at "
+                       "that seat's team swap, from that seat's view only.",
               {"record": _RECORD, "bot": {"type": "string", "enum": list(BOT_NAMES)}, "seed": _SEED,
-               "budget": {"type": "integer", "description": "expert: playouts a decision"}},
+               "budget": {"type": "integer", "description": "expert: playouts a decision"},
+               "swap_seat": {"type": "integer", "description": "a seat whose team may swap now: the card the "
+                                                               "bot gives for it ({\"card\": value or null})"}},
               ("record", "bot")),
 }
 

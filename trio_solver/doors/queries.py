@@ -243,6 +243,19 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
     return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
 
 
+def bot_swap(record: Record, name: str, seat: int, seed: int = 0, budget: int | None = None) -> dict[str, Any]:
+    """The card the bot ``name`` gives at the swap moment of ``seat``'s team, from that seat's view only:
+    ``{"card": the value, or None not to swap, "seat"}``. The team swaps when both partners give a card
+    (:func:`add_swap`). Raises :class:`RecordError` naming ``swap_seat`` when that team has no swap now."""
+    _open_spectator(record, "bot")
+    view = record.view(record.seat(seat))
+    if not any(seat in team for team in view.swap_open):
+        raise RecordError("swap_seat", f"seat {seat}'s team has no swap moment now (only at the start of the "
+                          "game and after another team's trio, before the next reveal)")
+    bot = make_bot(name, random.Random(seed), budget=budget)
+    return {"card": bot.choose_swap(view), "seat": seat}
+
+
 #: The small games :func:`warm_up` plays: a 3-player game with the searching expert and the playout bot, and a
 #: 4-player team game with swaps; the number of reveals each plays before the game-level questions are asked.
 _WARM_GAMES = ((Rules(3), ("expert", "solver", "playout")),

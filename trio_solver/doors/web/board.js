@@ -84,11 +84,13 @@ const app = {
   game: 0,           // bumps with every record or game asked for and every mode: what an older one asked is dropped
   abort: new AbortController(),  // aborts the requests of the game dropped last
   token: 0,          // bumps when the position changes, so late answers are dropped
+  swapDecided: new Set(),  // play mode, team game: the swap moments decided (swapKey)
 };
 
 // a new record, game or mode: the requests of the one before are aborted, and its answers dropped
 function newGame() {
   app.game++;
+  app.swapDecided = new Set();
   app.abort.abort();
   app.abort = new AbortController();
   return app.game;
@@ -906,7 +908,8 @@ function startPlay() {
   const seed = Number($("#p-seed").value) || 0;
   const game = newGame();  // the game under way is dropped: its requests aborted, its answers ignored
   return moving(async () => {
-    const res = await api("new_game", { rules: { players, mode: $("#p-mode").value }, seed });
+    const teams = $("#p-teams").value === "yes";
+    const res = await api("new_game", { rules: { players, mode: $("#p-mode").value, teams }, seed });
     still(game);
     app.me = seat;
     app.playBot = $("#p-bot").value;
@@ -925,6 +928,7 @@ async function botsMove(game = app.game) {
   let guard = 0;
   const since = app.record.events.length;
   while (app.mode === "play" && app.game === game && guard++ < 200) {
+    if (await swapsNow(game)) break;  // my team's swap: the prompt asks me first
     const fr = app.frames[app.frames.length - 1];
     if (fr.winner !== null || fr.to_move === app.me) break;
     await new Promise((r) => setTimeout(r, 350));
@@ -936,6 +940,74 @@ async function botsMove(game = app.game) {
   }
   const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move);
   if (turns.length > 1) setStatus(turns.map((fr) => fr.description).join(" · "));
+}
+
+// a swap moment of a team game (its start, and after another team's trio, until the next reveal): the key
+// of a team's decision at it, which swaps made meanwhile do not change
+function swapKey(team) {
+  const turns = app.record.events.filter((e) => "turn" in e).length;
+  return `${turns}:${team.join(",")}`;
+}
+
+// my team's swap still to decide at the live position (null when none)
+function mySwapTeam() {
+  const fr = app.frames[app.frames.length - 1];
+  if (app.mode !== "play" || !fr || fr.winner !== null || !fr.swap_open) return null;
+  return fr.swap_open.find((t) => t.includes(app.me) && !app.swapDecided.has(swapKey(t))) || null;
+}
+
+// the bots' teams decide their swaps at a swap moment, each partner from its own view (the swap is made when
+// both give a card; its cards stay secret to me); true when my team's decision is still to come
+async function swapsNow(game) {
+  const fr = app.frames[app.frames.length - 1];
+  if (!fr || fr.winner !== null || !fr.swap_open) return false;
+  for (const team of fr.swap_open) {
+    const key = swapKey(team);
+    if (team.includes(app.me) || app.swapDecided.has(key)) continue;
+    const cards = await Promise.all(team.map((s) => botSwap(s, game)));
+    app.swapDecided.add(key);
+    if (cards.every((c) => c !== null)) {
+      await addSwap(team, cards, game);
+      setStatus(`${sideName(team[0])} swap a card secretly.`);
+    } else setStatus(`${sideName(team[0])} do not swap.`);
+  }
+  return mySwapTeam() !== null;
+}
+
+async function botSwap(seat, game) {
+  const turns = app.record.events.filter((e) => "turn" in e).length;
+  const seed = (app.seed || 0) * 1000 + turns * 10 + seat;  // the game's own seed, as the bots' reveals
+  const res = await api("bot", { record: app.record, bot: app.playBot, seed, swap_seat: seat });
+  if (app.game !== game) throw new Dropped();
+  return res.card;
+}
+
+async function addSwap(team, cards, game) {
+  const res = await api("move", { record: app.record, reveal: { swap: team, cards } });
+  if (app.game !== game) throw new Dropped();
+  app.record = res.record;
+  await replay("last");
+}
+
+// my card at my team's swap moment (null: pass); my partner, a bot, gives its own; then the bots play on
+function playSwap(card) {
+  return oneMove(async () => {
+    const team = mySwapTeam();
+    if (!team) throw new ApiError("There is no swap to decide now.");
+    const game = app.game;
+    const partner = team.find((s) => s !== app.me);
+    const theirs = card === null ? null : await botSwap(partner, game);
+    app.swapDecided.add(swapKey(team));
+    if (card !== null && theirs !== null) {
+      await addSwap(team, team.map((s) => (s === app.me ? card : theirs)), game);
+      setStatus(`Your team swaps: you give ${card}, ${seatName(partner)} gives ${theirs}.`);
+    } else {
+      setStatus(card === null ? "You pass: your team does not swap."
+        : `${seatName(partner)} keeps its cards: your team does not swap (both partners must give one).`);
+      await replay("last");
+    }
+    await botsMove(game);
+  });
 }
 
 // one move at a time: a tap while a move (or the bots' answer to it) is under way is ignored, so a
@@ -959,6 +1031,7 @@ function playMove(r) {
     if (app.mode !== "play" || !fr || fr.winner !== null) throw new ApiError("The game is over.");
     if (app.pos !== app.frames.length - 1) throw new ApiError("Go to the last position to play.");
     if (fr.to_move !== app.me) throw new ApiError(`It is ${seatName(fr.to_move)}'s turn, not yours.`);
+    if (mySwapTeam()) throw new ApiError("First the swap: give a card, or pass.");
     const game = app.game;
     await addMove(r, game);
     await botsMove(game);
@@ -975,6 +1048,20 @@ async function fillPlay(fr, last, token) {
       + (last ? "" : " Step through the game, or analyse it below.");
     box.replaceChildren();
     $("#analysis-panel").hidden = false;
+    return;
+  }
+  const team = last ? mySwapTeam() : null;
+  if (team) {
+    // the swap comes before the next reveal: a card of my hand for my partner, or pass
+    const partner = team.find((s) => s !== app.me);
+    const hand = [...new Set(end.hands[app.me].cards)].sort((a, b) => a - b);
+    $("#play-prompt").textContent = `Swap moment: give ${seatName(partner)} one of your cards, or pass `
+      + "(the swap is made only if you both give one)";
+    $("#play-how").hidden = true;
+    $("#hint").hidden = true;
+    box.replaceChildren(...hand.map((v) => el("button", { type: "button", "data-give": v, text: `give ${v}`,
+      onclick: () => guarded(() => playSwap(v)) })),
+    el("button", { type: "button", "data-give": "pass", text: "pass", onclick: () => guarded(() => playSwap(null)) }));
     return;
   }
   if (!last || fr.to_move !== app.me) {
