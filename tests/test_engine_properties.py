@@ -43,7 +43,7 @@ def state(game: Game) -> tuple[Any, ...]:
     t = game.table
     return (
         [h[:] for h in game.hands], game.centre[:], t.sizes, t.centre_present, t.centre_up, t.to_move,
-        t.turn, [t.used(s) for s in range(game.rules.players)], t.trios, t.winner, t.swap_open, t.events,
+        t.turn, [t.used(s) for s in range(game.rules.players)], t.trios, t.winner, t.swap_open, t.events, t.centre_seen,
     )
 
 
@@ -61,6 +61,17 @@ def candidates(rules: Rules) -> list[Reveal]:
     for s in range(rules.players + 1):
         out += [Reveal.lowest(s), Reveal.highest(s)]
     return out
+
+
+def scanned_centre_seen(view: PlayerView) -> tuple[int | None, ...]:
+    """The slow, obvious reading of what each centre slot last showed: every reveal of the history and of
+    the turn in progress, in order (the table keeps it as it goes)."""
+    seen: list[int | None] = [None] * len(view.centre_present)
+    reveals = [rv for e in view.events if isinstance(e, Turn) for rv in e.reveals] + list(view.turn)
+    for r, v in reveals:
+        if r.is_centre:
+            seen[r.index] = v
+    return tuple(v if here else None for v, here in zip(seen, view.centre_present))
 
 
 def random_walk(rules: Rules, seed: int, check: bool = True, stop_after: int | None = None) -> Game:
@@ -147,6 +158,7 @@ def random_walk(rules: Rules, seed: int, check: bool = True, stop_after: int | N
         assert all(h == sorted(h) for h in game.hands)
         assert game.table.sizes == tuple(len(h) for h in game.hands)
         assert game.table.centre_present == tuple(v is not None for v in game.centre)
+        assert game.view(None).centre_seen() == scanned_centre_seen(game.view(None))
         if check:
             after = state(game)
             game.undo()

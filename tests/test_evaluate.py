@@ -33,6 +33,7 @@ from trio_solver.decide.evaluate import (
     Tally,
     advise_game,
     default_advise_samples,
+    _next_target,
     distinct_moves,
     evaluate,
     paired_gap,
@@ -447,3 +448,20 @@ def test_paired_gap_error_is_that_of_repeated_races() -> None:
     spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1))
     typical = sum(errors) / len(errors)
     assert 0.6 * spread < typical < 1.5 * spread, (typical, spread)
+
+
+@given(st.integers(2, 10**6), st.floats(0.0, 0.25),
+       st.one_of(st.just(0.0), st.floats(1e-320, 0.5), st.sampled_from([1e-300, 1e-160, 5e-324])))
+def test_the_next_batch_grows_by_an_eighth_to_double_at_any_precision(n: int, variance: float, precision: float) -> None:
+    """Any precision the checks take (0 to 0.5, subnormal ones too) gives a next batch between an eighth more
+    and twice as many playouts, never an error: the square of a tiny precision is 0."""
+    target = _next_target(n, variance, precision)
+    assert n + max(n // 8, 1) <= target <= 2 * n
+    if 1.05 * variance < n * precision ** 2:  # the precision is met soon: the smallest step
+        assert target == n + max(n // 8, 1)
+
+
+def test_a_tiny_precision_plays_every_sample() -> None:
+    view = Game.deal(Rules(3), seed=4).view(0)
+    for precision in (1e-300, 1e-160):
+        assert evaluate(view, samples=300, seed=1, precision=precision).samples == 300

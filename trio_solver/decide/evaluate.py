@@ -304,9 +304,10 @@ def _next_target(n: int, variance: float, precision: float) -> int:
     """How many playouts :func:`evaluate` should have after ``n`` with the largest ``variance`` so far: the
     number that would bring the standard error to ``precision`` (a twentieth more, since the variance is
     itself an estimate), at least an eighth more than ``n`` and at most twice ``n``."""
-    if precision <= 0:
-        return 2 * n
-    need = math.ceil(1.05 * variance / (precision * precision))
+    square = precision * precision
+    if 1.05 * variance >= 2 * n * square:  # twice n or more is needed (or the precision is 0, or so small
+        return 2 * n                       # that its square is 0): twice n
+    need = math.ceil(1.05 * variance / square)
     return min(max(need, n + max(n // 8, 1)), 2 * n)
 
 

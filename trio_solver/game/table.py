@@ -94,7 +94,7 @@ class Table:
 
     #: The state, listed once: every field but ``rules`` and ``first_player`` changes during play.
     __slots__ = ("rules", "first_player", "_sizes", "_centre", "_to_move", "_turn", "_lo", "_hi", "_up",
-                 "_trios", "_winner", "_swap_open", "_events", "_last_trio")
+                 "_trios", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
 
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
@@ -114,6 +114,7 @@ class Table:
         self._swap_open: list[int] = list(range(len(rules.teams_of_seats))) if rules.teams else []
         self._events: list[Event] = []
         self._last_trio: TrioTaken | None = None
+        self._seen: list[int | None] = [None] * rules.centre_size  # the value each slot last showed
 
     @classmethod
     def constructed(cls, rules: Rules, sizes: Sequence[int], centre: Sequence[bool], to_move: int = 0) -> Table:
@@ -136,13 +137,14 @@ class Table:
         t._sizes, t._centre, t._to_move, t._turn = self._sizes[:], self._centre[:], self._to_move, self._turn[:]
         t._lo, t._hi, t._up, t._trios = self._lo[:], self._hi[:], self._up[:], self._trios[:]
         t._winner, t._swap_open, t._events = self._winner, self._swap_open[:], self._events[:]
-        t._last_trio = self._last_trio
+        t._last_trio, t._seen = self._last_trio, self._seen[:]
         return t
 
     def snapshot(self) -> tuple[object, ...]:
         """The changing state in a compact form for :meth:`restore` (the log is kept by its length)."""
         return (self._sizes[:], self._centre[:], self._to_move, self._turn[:], self._lo[:], self._hi[:],
-                self._up[:], self._trios[:], self._winner, self._swap_open[:], len(self._events), self._last_trio)
+                self._up[:], self._trios[:], self._winner, self._swap_open[:], len(self._events), self._last_trio,
+                self._seen[:])
 
     @staticmethod
     def _copied(snap: tuple[object, ...]) -> tuple[object, ...]:
@@ -151,7 +153,7 @@ class Table:
     def restore(self, snap: tuple[object, ...]) -> None:
         """Return to a state saved by :meth:`snapshot` of this same table (any number of times)."""
         (self._sizes, self._centre, self._to_move, self._turn, self._lo, self._hi, self._up, self._trios,
-         self._winner, self._swap_open, n_events, self._last_trio) = self._copied(snap)  # type: ignore[assignment]
+         self._winner, self._swap_open, n_events, self._last_trio, self._seen) = self._copied(snap)  # type: ignore[assignment]
         assert isinstance(n_events, int)
         del self._events[n_events:]
 
@@ -180,6 +182,12 @@ class Table:
     def centre_present(self) -> tuple[bool, ...]:
         """For each centre slot, whether it still holds a card."""
         return tuple(self._centre)
+
+    @property
+    def centre_seen(self) -> tuple[int | None, ...]:
+        """For each centre slot still holding a card, the value it last showed (``None``: never shown),
+        kept as the reveals are applied."""
+        return tuple(v if here else None for v, here in zip(self._seen, self._centre))
 
     @property
     def centre_up(self) -> tuple[bool, ...]:
@@ -323,6 +331,7 @@ class Table:
         self._last_trio = None
         if kind == "centre":
             self._up[i] = True
+            self._seen[i] = value
         elif kind == "lowest":
             self._lo[i] += 1
         else:

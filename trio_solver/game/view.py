@@ -320,14 +320,7 @@ class PlayerView:
 
     def centre_seen(self) -> tuple[int | None, ...]:
         """For each slot still holding a card, the value it last showed (``None``: never shown)."""
-        present = self._table.centre_present
-        seen: list[int | None] = [None] * len(present)
-        for e in self.events:
-            if isinstance(e, Turn):
-                for r, v in e.reveals:
-                    if r.is_centre:
-                        seen[r.index] = v
-        return tuple(s if here else None for s, here in zip(seen, present))
+        return self._table.centre_seen
 
     def observer(self) -> str:
         """``"seat 2"`` or ``"spectator"``."""
