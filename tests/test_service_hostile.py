@@ -325,8 +325,24 @@ def test_concurrent_clients_each_get_their_share() -> None:
     (["serve", "--queue", "4", "--client-share", "5"], 1, "--client-share: expected a number of requests 1 to 4"),
     (["serve", "--allow-host", "a b"], 2, "--allow-host: expected a host name"),
     (["serve", "--allow-host", "\x1b[2J"], 2, "--allow-host: expected a host name"),
+    (["serve", "--host", ""], 2, "--host: expected an address to listen on"),
+    (["serve", "--host", " "], 2, "--host: expected an address to listen on"),
+    (["serve", "--host", "no such host.invalid"], 2, "--host: expected an address to listen on"),
+    (["serve", "--host", "nosuchhost.invalid", "--port", "1"], 1, 'host: cannot listen on "nosuchhost.invalid"'),
 ])
 def test_serve_options_are_checked_before_starting(argv: list[str], status: int, needle: str) -> None:
     got, out, err = run_main(argv)
     assert got == status and out == "", err
     assert needle in err and err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_a_port_in_use_is_one_line_before_any_banner() -> None:
+    """``serve`` binds its port before it says it serves: a port in use is one line, status 1, nothing on
+    standard output, and no worker started."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        got, out, err = run_main(["serve", "--port", str(port), "--workers", "1"])
+    assert got == 1 and out == "", err
+    assert err == f'trio-solver: cannot listen on "127.0.0.1" port {port}: Address already in use\n'

@@ -45,7 +45,7 @@ from ..run.parallel import ray_address
 from ..run.simulate import GameResult, run_tournament, save_record
 from ..words import percent, pm
 from . import queries
-from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern
+from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
 from .play import play_terminal
 from .protocol import run_engine
 
@@ -769,7 +769,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("engine", cmd_engine, "answer JSON requests, one per line, on standard input (docs/INTERFACE.md)")
 
     sp = add("serve", cmd_serve, "the HTTP service and the web board (docs/INTERFACE.md)")
-    sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sp.add_argument("--host", type=_checked_by(listen_host), default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1; 0.0.0.0: every interface)")
     sp.add_argument("--port", type=_port, default=8765, help="port (default 8765)")
     sp.add_argument("--workers", type=_count(1, MAX_WORKERS, "a number of processes"), default=2,
                     help="worker processes for the computations (default 2)")

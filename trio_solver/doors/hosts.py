@@ -1,7 +1,7 @@
 """The HTTP service's settings that the command line checks before the service (and FastAPI) loads, so
 that a bad value is a usage error: the host names it may answer to (``serve --allow-host``), one check
-shared with the service (:class:`~trio_solver.doors.service.HostCheck`), and the bounds of its workers
-and queue."""
+shared with the service (:class:`~trio_solver.doors.service.HostCheck`), the address it listens on, and the bounds of
+its workers and queue."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .._args import show
 from .._text import UNSAFE
 from ..errors import RunError
 
-__all__ = ["MAX_QUEUE", "MAX_WORKERS", "host_pattern"]
+__all__ = ["MAX_QUEUE", "MAX_WORKERS", "host_pattern", "listen_host"]
 
 #: The most worker processes a service takes (``serve --workers``).
 MAX_WORKERS = 1024
@@ -28,4 +28,15 @@ def host_pattern(text: str) -> str:
     if name != "*" and (not body or len(body) > 253 or UNSAFE.search(body) is not None
                         or any(c in body for c in " /\\@?#*[]") or body.startswith((".", "-"))):
         raise RunError(f"allow_hosts: expected a host name, *.DOMAIN or *, got {show(text)}")
+    return name
+
+
+def listen_host(text: str) -> str:
+    """The address the service listens on (``serve --host``): a host name or address, not empty (which
+    would mean every interface without saying so; ``0.0.0.0`` says it). Raises
+    :class:`~trio_solver.errors.RunError` for anything else."""
+    name = text.strip() if isinstance(text, str) else ""
+    if not name or len(name) > 253 or UNSAFE.search(name) is not None or any(c in name for c in " /\\@?#*"):
+        raise RunError(f"host: expected an address to listen on, such as 127.0.0.1 (0.0.0.0: every interface), "
+                       f"got {show(text)}")
     return name

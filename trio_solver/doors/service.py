@@ -43,6 +43,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -62,9 +63,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
 from .._args import int_in, show
-from .hosts import MAX_QUEUE, MAX_WORKERS
 from .._text import escape
-from .hosts import host_pattern
+from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
 from ..errors import RunError, TrioError
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 from .queries import warm_up
@@ -698,6 +698,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2
 
     app = create_app(workers=workers, timeout=timeout, queue=queue, cors=cors, host=host, allow_hosts=allow_hosts,
                      read_timeout=read_timeout, client_share=client_share)
+    sock = listening_socket(host, port)  # before the banner: a port in use or a bad address is one line
     shown = f"[{host}]" if ":" in host else host
     print(f"trio-solver service on http://{shown}:{port}/  (web board at /, API under /v1, schema at "
           f"/openapi.json, its page at /docs; {workers} workers, {timeout:g} s limit)", flush=True)
@@ -712,4 +713,24 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2
                 stop(sig, frame)
 
         server.handle_exit = handle_exit  # type: ignore[method-assign]
-    server.run()
+    server.run(sockets=[sock])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` (a name or an address; not empty, which would mean every interface) and
+    ``port``. Raises :class:`~trio_solver.errors.RunError` in one line when the name is not known or the
+    port cannot be had (in use, or not allowed)."""
+    host = listen_host(host)
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise RunError(f"host: cannot listen on {show(host)}: {getattr(e, 'strerror', None) or e}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        raise RunError(f"cannot listen on {show(host)} port {port}: {e.strerror or e}") from None
+    return sock
