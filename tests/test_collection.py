@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from trio_solver.report.analysis import analyse
+from trio_solver._text import name_key
+from trio_solver.report.analysis import analyse, player_names
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
 from trio_solver.run.collection import analyse_files, record_paths, report_stems
@@ -66,6 +67,23 @@ def test_totals_per_name_are_the_sums_of_the_games(games: Path) -> None:
         loss = sum(d.loss for a, s in mine for d in a.decisions if d.seat == s and d.scored)
         assert t.average_loss == pytest.approx(loss / t.decisions)
     assert sum(t.wins for t in c.players()) == 4  # one winner a game
+
+
+def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) -> None:
+    """"Åsa" typed as one character in one game and as "A" and a combining ring in another, or with a
+    variation selector, is one player in the totals, under the spelling met first."""
+    composed, decomposed = "\u00c5sa", "A\u030asa"
+    assert composed != decomposed and name_key(composed) == name_key(decomposed) == name_key(composed + "\ufe0f")
+    for i, name in enumerate([composed, decomposed, composed + "\ufe0f"]):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
+        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
+    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    assert set(totals) == {composed, "Ben", "Cat"} and totals[composed].games == 3
+    # within one game, two seats whose names look the same are told apart by their seats
+    doc = json.loads((games / "g0.json").read_text())
+    doc["names"] = [composed, decomposed, "Cat"]
+    assert player_names(Record.from_json(doc)) == (f"{composed} (seat 0)", f"{decomposed} (seat 1)", "Cat")
 
 
 def test_workers_give_the_same_results(games: Path) -> None:

@@ -64,13 +64,16 @@ def test_the_text_rule() -> None:
             check_text("names[0]", bad, TrioError)
         assert UNSAFE.search(escape(bad)) is None and escape(bad) != bad
     # invisible characters: "Dan" and "Dan" with one would be two names that look the same
-    for invisible in ["\u200b", "\ufeff", "\u00ad", "\u2060", "\u2063", "\u180e"]:
+    for invisible in ["\u200b", "\ufeff", "\u00ad", "\u2060", "\u2063", "\u180e", "\u034f", "\u115f", "\u1160",
+                      "\u3164", "\uffa0", "\ufff9", "\ufffb", "\U0001d173", "\U0001d17a", "\U000e0020", "\U000e007f"]:
         with pytest.raises(TrioError, match=r"names\[0\]: holds an invisible character \(\\"):
             check_text("names[0]", "Dan" + invisible, TrioError)
         assert escape("Dan" + invisible) == "Dan" + ("\\x%02x" % ord(invisible) if ord(invisible) < 0x100
-                                                     else "\\u%04x" % ord(invisible))
+                                                     else "\\u%04x" % ord(invisible) if ord(invisible) <= 0xFFFF
+                                                     else "\\U%08x" % ord(invisible))
     # the zero-width joiner and non-joiner stay: emoji sequences and several scripts need them
-    for good in ["Alice", "Chloé", "李雷", "محمد", "👩‍👩‍👧", "می\u200cخواهم", "O'Brien", "=1+1", " ", "", "x" * 200]:
+    for good in ["Alice", "Chloé", "李雷", "محمد", "👩‍👩‍👧", "می\u200cخواهم", "O'Brien", "=1+1", " ", "", "x" * 200,
+                 "\u2764\ufe0f", "\u6f22\U000e0100"]:  # the variation selectors choose a style: allowed
         assert check_text("names[0]", good, TrioError) == good
         assert escape(good) == good
     with pytest.raises(TrioError, match="longer than 200 characters"):

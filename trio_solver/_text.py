@@ -8,10 +8,13 @@ text at all:
 * the line and paragraph separators U+2028 and U+2029 (line breaks to many editors and viewers);
 * the bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
   U+2069): they reorder the text that follows them, so what is shown is not what is there;
-* the invisible characters that join or split nothing a reader sees (U+00AD soft hyphen, U+180E,
-  U+200B zero-width space, U+2060 to U+2064, U+FEFF): "Dan" and "Dan" with one of them are two
-  different names that look the same (the zero-width joiner and non-joiner, U+200C and U+200D, stay:
-  emoji sequences and several scripts need them);
+* the invisible characters that join or split nothing a reader sees (U+00AD soft hyphen, U+034F
+  combining grapheme joiner, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, U+180E, U+200B
+  zero-width space, U+2060 to U+2064, U+FEFF, the interlinear annotation marks U+FFF9 to U+FFFB,
+  the musical formatting characters U+1D173 to U+1D17A, the tag characters U+E0000 to U+E007F):
+  "Dan" and "Dan" with one of them are two different names that look the same (the zero-width joiner
+  and non-joiner, U+200C and U+200D, and the variation selectors stay: emoji sequences and several
+  scripts need them; :func:`name_key` leaves the variation selectors out when names are compared);
 * lone surrogates (U+D800 to U+DFFF): JSON escapes can produce them, but they are not Unicode
   text and cannot be written as UTF-8.
 
@@ -24,14 +27,20 @@ imports nothing of the package, so that every module (errors included) can use i
 from __future__ import annotations
 
 import re
-__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START"]
+import unicodedata
+__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START", "name_key"]
 
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
 
 #: One unsafe character (see the module's docstring).
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
-                    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029"
+                    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff"
+                    "\U0001d173-\U0001d17a\U000e0000-\U000e007f]")
+
+#: The variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF): they choose a glyph's style (an
+#: emoji's colour), not a different character.
+_VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 #: What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection, CWE-1236).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -45,7 +54,7 @@ def first_unsafe(text: str) -> str | None:
 
 def _escaped(c: str) -> str:
     n = ord(c)
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
 
 
 def describe(c: str) -> str:
@@ -55,13 +64,17 @@ def describe(c: str) -> str:
         kind = "a lone surrogate, which is not Unicode text"
     elif n in (0x2028, 0x2029):
         kind = "a line separator"
-    elif n in (0xAD, 0x180E, 0x200B, 0xFEFF) or 0x2060 <= n <= 0x2064:
-        kind = "an invisible character"
-    elif n >= 0x100:
+    elif n in _BIDI:
         kind = "a bidirectional formatting character"
+    elif n >= 0x100 or n == 0xAD:
+        kind = "an invisible character"
     else:
         kind = "a control character"
     return f"{kind} ({_escaped(c)})"
+
+
+#: The bidirectional formatting characters among the unsafe ones.
+_BIDI = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def escape(text: str, keep: str = "") -> str:
@@ -70,6 +83,12 @@ def escape(text: str, keep: str = "") -> str:
     if UNSAFE.search(text) is None:
         return text
     return UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escaped(m.group()), text)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by, so that two that look the same are one player: the Unicode
+    composed form (NFC: "Å" typed as one character or as "A" and a ring) without variation selectors."""
+    return _VARIATION.sub("", unicodedata.normalize("NFC", name))
 
 
 def csv_cell(text: str) -> str:

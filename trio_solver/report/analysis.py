@@ -62,6 +62,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .._text import name_key
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
 from ..game.state import Game
@@ -116,11 +117,12 @@ def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLD
 
 
 def player_names(record: Record) -> tuple[str, ...]:
-    """One distinct name per seat: the record's names (``Ann (seat 2)`` where two are equal), else ``seat N``."""
+    """One distinct name per seat: the record's names (``Ann (seat 2)`` where two look the same, by
+    :func:`~trio_solver._text.name_key`), else ``seat N``."""
     if not record.names:
         return tuple(f"seat {s}" for s in range(record.rules.players))
-    names = tuple(record.names)
-    return tuple(f"{n} (seat {s})" if names.count(n) > 1 else n for s, n in enumerate(names))
+    keys = [name_key(n) for n in record.names]
+    return tuple(f"{n} (seat {s})" if keys.count(keys[s]) > 1 else n for s, n in enumerate(record.names))
 
 
 @dataclass(frozen=True)

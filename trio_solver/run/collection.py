@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from .parallel import run_tasks
 from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from .._text import csv_cell
+from .._text import csv_cell, name_key
 from ..errors import TrioError
 from ..game.record import Record
 
@@ -137,14 +137,15 @@ class Collection:
         return [o for o in self.outcomes if o.analysis is None]
 
     def players(self) -> list[PlayerTotals]:
-        """Totals per player name, most games first, then by name."""
+        """Totals per player name, most games first, then by name; two names that look the same (the same
+        :func:`~trio_solver._text.name_key`) are one player, under the spelling met first."""
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
             a = o.analysis
             assert a is not None
             for s in a.seats:
                 name = a.players[s.seat]
-                t = totals.setdefault(name, PlayerTotals(name))
+                t = totals.setdefault(name_key(name), PlayerTotals(name))
                 t.games += 1
                 t.wins += int(s.won)
                 scored = [d for d in a.decisions if d.seat == s.seat and d.scored]
