@@ -25,7 +25,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers_cli import run_main as _main
-from trio_solver import Beliefs, Game, Record, RecordError, Rules, TrioError
+from trio_solver import Beliefs, Game, Record, RecordError, Rules, RunError, TrioError
 from trio_solver._args import check_text, show
 from trio_solver._text import UNSAFE, csv_cell, escape
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
@@ -105,7 +105,7 @@ def test_values_in_messages_are_shown_as_the_json_they_came_from(value: Any) -> 
     assume(json.dumps(value).count("[") + json.dumps(value).count("{") <= 4)
     shown = show(value, width=10**6)
     assert json.loads(shown) == value
-    assert shown == " ".join(json.dumps(value, ensure_ascii=False).split())
+    assert shown == json.dumps(value, ensure_ascii=False)
 
 
 def test_values_in_messages_stay_short_and_printable() -> None:
@@ -180,12 +180,13 @@ def test_3_record_names_are_checked_at_every_constructor(tmp_path: Path, bad: st
 def test_4_swap_prompt_takes_odd_digits_calmly(tmp_path: Path) -> None:
     rules = Rules(4, "simple", teams=True)
     out = io.StringIO()
-    stdin = io.StringIO("²\n" + "9" * 5000 + "\n٣\n\x1b[2J\nquit\n")
+    stdin = io.StringIO("²\n" + "9" * 5000 + "\n٣\n\x1b[2J\n\udcff\udcfe\nquit\n")  # then bytes not UTF-8
     play_terminal(rules, 0, ["memory", "memory", "memory"], 3, stdin=stdin, stdout=out,
                   save=str(tmp_path / "g.json"))
     text = out.getvalue()
     assert 'you hold no "²"' in text and 'you hold no "٣"' in text and "Game saved to" in text
-    assert 'you hold no "\\u001b[2j"' in text  # the typed escape comes back escaped (input is lower-cased)
+    assert 'you hold no "\\u001b[2J"' in text  # the typed escape comes back escaped, as it was typed
+    assert "that was not UTF-8 text: type it again" in text and "udcff" not in text
     _no_raw_controls(text)
     assert all(len(line) < 400 for line in text.splitlines())
     r = subprocess.run([sys.executable, "-m", "trio_solver", "play", "--players", "4", "--teams", "--seed", "3"],
@@ -396,3 +397,21 @@ def test_3_files_are_never_half_written_with_text_that_is_not_unicode(tmp_path: 
     with pytest.raises(RecordError, match=r"cannot write: the text holds a lone surrogate.*\\ud800"):
         write_text(tmp_path / "r.txt", "report of \ud800")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_api_arguments_a_reviewer_found_raise_the_librarys_errors(tmp_path: Path) -> None:
+    """Each once raised a plain Python error: now a TrioError naming the argument."""
+    beliefs = Beliefs(Game.deal(Rules(3), seed=1).view(0))
+    rows = beliefs.n_rows
+    zeros = np.zeros((1, rows), dtype=np.int64)
+    for args, match in [((None, zeros, zeros, np.zeros(1, dtype=np.int64)), "value: expected a card value"),
+                        ((13, zeros, zeros, np.zeros(1, dtype=np.int64)), "value: expected a card value"),
+                        ((3, zeros, zeros[:, :1], np.zeros(1, dtype=np.int64)), "joint_batch: expected lows"),
+                        ((3, zeros, zeros, np.zeros(2, dtype=np.int64)), "joint_batch: expected lows")]:
+        with pytest.raises(TrioError, match=match):
+            beliefs.joint_batch(*args)  # type: ignore[arg-type]
+    assert beliefs.joint_batch(np.int64(3), zeros, zeros, np.zeros(1, dtype=np.int64)).shape == (1,)  # type: ignore[arg-type]
+    record = Record.load(Path(__file__).resolve().parent.parent / "examples" / "full_deal_4p.json")
+    with pytest.raises(RecordError, match="on_position: expected a function"):
+        record.walk(None)  # type: ignore[arg-type]
+    assert issubclass(RunError, TrioError)  # the run's errors can be caught by name from the package

@@ -910,6 +910,11 @@ def test_a_long_record_replays_what_is_asked_under_the_time_limit() -> None:
         queries.replay(record)
 
 
+def test_json_errors_name_their_place_once() -> None:
+    err = load_error('{"format": "trio-rec')
+    assert str(err) == "record: not valid JSON: Unterminated string starting at line 1 column 12"
+
+
 def test_an_empty_record_says_it_is_empty(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """An empty file or standard input is named and called empty, not a JSON parse error at line 1."""
@@ -917,6 +922,11 @@ def test_an_empty_record_says_it_is_empty(capsys: pytest.CaptureFixture[str], tm
     empty.write_text("  \n")
     code, out, err = run_cli(capsys, ["validate", str(empty)])
     assert (code, out, err) == (1, "", f"trio-solver: {empty}: the file is empty\n")
+    # blanks past the size limit are a file too large, not an empty one
+    spaces = tmp_path / "spaces.json"
+    spaces.write_bytes(b" " * (MAX_RECORD_BYTES + 1) + b"{}")
+    code, out, err = run_cli(capsys, ["validate", str(spaces)])
+    assert (code, out) == (1, "") and err.startswith(f"trio-solver: {spaces}: record: larger than 8 MB")
 
     class Empty:
         buffer = io.BytesIO(b"")

@@ -176,6 +176,20 @@ def test_results_file_in_a_missing_directory(tmp_path: Path) -> None:
         run_tournament(RULES, BOTS, 3, seed=21, results_file=str(tmp_path / "nope" / "run.jsonl"))
 
 
+def test_a_results_file_is_a_regular_file_named_by_a_path(tmp_path: Path) -> None:
+    """A device or a pipe is refused in one line naming it, and left as it is; a name that is not a path
+    is refused as an argument."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/null"):
+        with pytest.raises(RunError, match="is not a regular file"):
+            run_tournament(Rules(3), ["memory"] * 3, 1, 0, results_file=path)
+    assert fifo.is_fifo()
+    for bad in (5, "", "a\x00b"):
+        with pytest.raises(RunError, match="results_file: expected a file name"):
+            run_tournament(Rules(3), ["memory"] * 3, 1, 0, results_file=bad)  # type: ignore[arg-type]
+
+
 def test_zero_games_refused() -> None:
     with pytest.raises(RunError, match="^games: expected 1 or more"):
         run_tournament(RULES, BOTS, 0, seed=1)

@@ -21,7 +21,6 @@ def show(value: Any, width: int = 40) -> str:
         text = _notation(value, 0)
     except Exception:  # noqa: BLE001 - a hostile __repr__ or __str__ must not escape
         text = f"<{type(value).__name__}>"
-    text = " ".join(text.split())
     return text if len(text) <= width else text[:width] + "..."
 
 
@@ -49,7 +48,7 @@ def _notation(value: Any, depth: int) -> str:
     if isinstance(value, dict) and type(value) is dict:
         parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}" for k, v in list(value.items())[:_ITEMS]]
         return "{" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "}"
-    return repr(value)
+    return " ".join(repr(value).split())  # on one line
 
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -102,7 +102,8 @@ def strict_loads(text: str, what: str = "record") -> Any:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_bad_constant,
                           parse_float=_finite)
     except json.JSONDecodeError as e:
-        raise RecordError(what, f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        # the decoder's "Unterminated string starting at" names its place itself: one "at", not two
+        raise RecordError(what, f"not valid JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise RecordError(what, "JSON nested too deeply") from None
     except ValueError as e:  # duplicate keys, NaN, numbers beyond a float, over-long integers

@@ -160,7 +160,10 @@ def _seed(text: str) -> int:
 def _deal_seed(text: str) -> int:
     """``play --seed``: the seed of a deal, 0 to 2**63 - 1 (as the engine's ``new_game`` takes it: a negative
     seed would deal the same game as its opposite)."""
-    n = _seed(text)
+    try:
+        n = _seed(text)
+    except argparse.ArgumentTypeError:
+        n = -1
     if n < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {2**63 - 1}, got {_show(text)}")
     return n

@@ -82,16 +82,19 @@ class HumanBot:
         self.names = list(names)
 
     def _read(self, prompt: str) -> str:
-        if discard_typeahead(self.stdin):
-            self.out("  (what you typed before this prompt was dropped: read the table first)")
-        self.out(prompt)
-        try:
-            line = self.stdin.readline()
-        except KeyboardInterrupt:
-            raise QuitGame from None
-        if not line:
-            raise QuitGame
-        return line.strip().lower()
+        while True:
+            if discard_typeahead(self.stdin):
+                self.out("  (what you typed before this prompt was dropped: read the table first)")
+            self.out(prompt)
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                raise QuitGame from None
+            if not line:
+                raise QuitGame
+            if not any("\ud800" <= c <= "\udfff" for c in line):
+                return line.strip()  # as typed: a message quotes it so; commands are compared in lower case
+            self.out("  that was not UTF-8 text: type it again")  # bytes the terminal's encoding cannot read
 
     def table(self, view: PlayerView) -> str:
         """The table as this seat knows it."""
@@ -101,7 +104,8 @@ class HumanBot:
         legal = set(view.legal_reveals())
         while True:
             face = " ".join(str(r) for r in view.turn)
-            text = self._read(f"Your move{' (face up: ' + face + ')' if face else ''} > ")
+            typed = self._read(f"Your move{' (face up: ' + face + ')' if face else ''} > ")
+            text = typed.lower()
             if not text:
                 continue
             if text in ("quit", "exit", "q"):
@@ -118,7 +122,7 @@ class HumanBot:
                 self.out(advice_text(advise(view), self.names, limit=8, wins=wins))
                 continue
             try:
-                reveal = Reveal.from_str(text)
+                reveal = Reveal.from_str(typed)
             except NotationError as e:
                 self.out(f"  {e}")
                 continue
@@ -134,8 +138,9 @@ class HumanBot:
         who = self.names[partner] if partner is not None else "your partner"
         self.out(self.table(view))
         while True:
-            text = self._read(f"Swap moment: your hand is {list(hand)}. Card to give {who} (a value), "
-                              f"'pass', 'hint' or 'help' > ")
+            typed = self._read(f"Swap moment: your hand is {list(hand)}. Card to give {who} (a value), "
+                               f"'pass', 'hint' or 'help' > ")
+            text = typed.lower()
             if text in ("pass", "", "no", "none"):
                 return None
             if text in ("quit", "exit", "q"):
@@ -156,7 +161,7 @@ class HumanBot:
             try:
                 Reveal.from_str(text)
             except NotationError:
-                self.out(f"  you hold no {show(text)}; give one of {sorted(set(hand))}, or 'pass'")
+                self.out(f"  you hold no {show(typed)}; give one of {sorted(set(hand))}, or 'pass'")
             else:
                 self.out(f"  the swap comes first: give one of {sorted(set(hand))}, or 'pass'; then the turn goes on")
 

@@ -100,7 +100,8 @@ class Record:
             if isinstance(e, RecordError):
                 raise
             raise RecordError(name, f"cannot read: {getattr(e, 'strerror', None) or e}") from None
-        if not data.strip():  # nothing to parse: say so, rather than where JSON expected a value
+        if len(data) <= MAX_RECORD_BYTES and not data.strip():  # nothing to parse: say so, rather than where
+            # JSON expected a value (a larger file is refused for its size, below, whatever it holds)
             raise RecordError(name, "standard input is empty" if name == "-" else "the file is empty")
         return cls.loads(data)
 
@@ -305,6 +306,8 @@ class Record:
         replay: true states for full-deal records, else the record keeper's views. No position is kept,
         so memory is that of the positions the caller keeps; the replay looks at the time limit
         (:func:`trio_solver.limits.check`) before each event."""
+        if not callable(on_position):
+            raise RecordError("on_position", f"expected a function of a position, got {_show(on_position)}")
         n = self._check_after(upto)
         if self.deal is not None:
             on_position(Game(self.rules, self.deal, self.first_player))

@@ -352,9 +352,17 @@ class Beliefs:
         ``highs[d, i]`` highest cards (counted from the ends of the hand now, face-up
         cards of this turn included) all show ``value``, and that ``pool[d]`` distinct
         never-shown centre slots all hold ``value``. Arrays are indexed by
-        :meth:`row_of_seat`.
+        :meth:`row_of_seat`. Raises :class:`~trio_solver.errors.ViewError` for a value that is not a card
+        value or arrays of other shapes.
         """
-        X, C, W = self._entries[value]
+        entry = self._entries.get(int(value)) if _args.is_int(value) or isinstance(value, np.integer) else None
+        if entry is None:
+            raise ViewError(f"value: expected a card value 1 to 12, got {_args.show(value)}")
+        X, C, W = entry
+        if not (isinstance(lows, np.ndarray) and isinstance(highs, np.ndarray) and isinstance(pool, np.ndarray)
+                and lows.ndim == highs.ndim == 2 and lows.shape == highs.shape and pool.shape == (len(lows),)
+                and lows.shape[1] == X.shape[1]):
+            raise ViewError(f"joint_batch: expected lows and highs of shape (D, {X.shape[1]}) and pool of shape (D,)")
         D = len(pool)
         if len(W) == 0 or D == 0:
             return np.zeros(D)

@@ -21,11 +21,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 import time
 import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .._args import show
 from ..errors import RunError
 
 __all__ = ["FORMAT", "ResultsFile"]
@@ -69,6 +71,9 @@ class ResultsFile:
 
     def __init__(self, path: str, kind: str, params: dict[str, Any],
                  on_entry: Callable[[int, dict[str, Any]], None], *, command: str | None = None) -> None:
+        if not isinstance(path, (str, os.PathLike)) or not os.fspath(path) or "\x00" in os.fspath(path):
+            raise RunError(f"results_file: expected a file name, got {show(path)}")
+        path = os.fspath(path)
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(directory):
@@ -83,6 +88,8 @@ class ResultsFile:
         except OSError as e:
             raise RunError(f"{path}: cannot open ({e.strerror})") from None
         try:
+            if not stat.S_ISREG(os.fstat(self._fd).st_mode):
+                raise RunError(f"{path}: is not a regular file (a device, a pipe or a socket), not a results file")
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
