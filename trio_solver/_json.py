@@ -27,15 +27,15 @@ def is_int(x: Any) -> bool:
 
 
 def kind(x: Any) -> str:
-    """What a JSON value is, in words: ``"a list"``."""
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(x), "a number"
-    )
+    """What a JSON value is, in words: ``"a list"`` (a value JSON has no word for, by its Python type)."""
+    word = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+            int: "a number", float: "a number"}.get(type(x))
+    return word if word is not None else f"a {type(x).__name__} (not a JSON value)"
 
 
 def key_text(key: object) -> str:
     """A JSON key as it may appear in a one-line message (quoted when it holds control characters)."""
-    return key if isinstance(key, str) and key.isprintable() else repr(key)
+    return key if isinstance(key, str) and key.isprintable() else _show(key)
 
 
 def json_object(raw: Any, loc: str, allowed: tuple[str, ...]) -> dict[str, Any]:

@@ -128,14 +128,15 @@ def _init_worker() -> None:
     sys.unraisablehook = _overtime_again
 
 
-def _work(op: str, args: dict[str, Any], timeout: float) -> tuple[str, Any]:
-    """Run one operation in a worker: ``("ok", result)``, ``("bad", line)``, ``("timeout", line)``
-    or ``("internal", line)``. Never raises, so nothing unpicklable crosses the pipe. An error raised
-    after the time limit rang (native code that the alarm broke off) is the timeout it stands for."""
-    over = f"{op}: over the time limit of {timeout:g} s"
+def _work(op: str, args: dict[str, Any], seconds: float, limit: float) -> tuple[str, Any]:
+    """Run one operation in a worker, for at most ``seconds`` (what is left of the request's ``limit``):
+    ``("ok", result)``, ``("bad", line)``, ``("timeout", line)`` or ``("internal", line)``. Never raises,
+    so nothing unpicklable crosses the pipe. An error raised after the time limit rang (native code that
+    the alarm broke off) is the timeout it stands for; the line names the request's limit."""
+    over = f"{op}: over the time limit of {limit:g} s"
     _over[0] = False
     try:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             return "ok", handle(op, args)
         finally:  # before any answer is made: no alarm rings in the handlers below
@@ -634,7 +635,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                 if executor is None:
                     return "busy", "the service is starting or stopping"
                 try:
-                    fut = executor.submit(_work, op, args, left)
+                    fut = executor.submit(_work, op, args, left, timeout)
                     result: tuple[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), left + GRACE)
                     return result
                 except asyncio.TimeoutError:

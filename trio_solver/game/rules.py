@@ -71,7 +71,7 @@ def default_links() -> frozenset[tuple[int, int]]:
 def _normalise_links(links: Iterable[Sequence[int]]) -> frozenset[tuple[int, int]]:
     out: set[tuple[int, int]] = set()
     if isinstance(links, (str, bytes, dict)) or not isinstance(links, Iterable):
-        raise RulesError(f"rules.links: expected a list of value pairs, got {type(links).__name__}")
+        raise RulesError(f"rules.links: expected a list of value pairs, got {kind(links)}")
     for i, pair in enumerate(links):
         if i >= 66:
             raise RulesError("rules.links: more than the 66 pairs of values 1 to 12")
@@ -239,7 +239,7 @@ class Rules:
     def from_json(cls, data: Any) -> Rules:
         """Read the ``rules`` object of a record; raises :class:`RulesError`."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules: expected an object, got {type(data).__name__}")
+            raise RulesError(f"rules: expected an object, got {kind(data)}")
         unknown = set(data) - {"players", "mode", "teams", "links"}
         if unknown:
             raise RulesError(f"rules: unknown key {_show(sorted(unknown)[0])}")
@@ -248,7 +248,7 @@ class Rules:
                 raise RulesError(f"rules.{key}: missing")
         links = data.get("links")
         if links is not None and not isinstance(links, list):
-            raise RulesError(f"rules.links: expected a list of value pairs, got {type(links).__name__}")
+            raise RulesError(f"rules.links: expected a list of value pairs, got {kind(links)}")
         return cls(
             players=data["players"],
             mode=data["mode"],
