@@ -34,6 +34,13 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    """The service on a port of its own, as ``serve`` runs it (uvicorn's HTTP parsing in front)."""
+    with live_server(workers=1) as url:
+        yield url
+
+
 def error_of(resp: httpx.Response, status: int) -> str:
     assert resp.status_code == status, resp.text
     body = resp.json()
@@ -244,6 +251,24 @@ def test_14_headers_that_never_finish_are_cut() -> None:
         assert data.startswith(b"HTTP/1.1 408 ") and b"the request body did not arrive within 1 s" in data
         assert took < 10
         assert httpx.get(f"{url}/v1/health", timeout=10).json()["admitted"] == 0
+
+
+@pytest.mark.parametrize("raw", [
+    b"GARBAGE\r\n\r\n",
+    b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: other\r\n\r\n",
+    b"GET /\xff\x1b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /v1/version HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n",
+    b"POST /v1/version HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+], ids=["request line", "two hosts", "bytes in the path", "negative length", "huge length"])
+def test_a_request_http_cannot_read_is_answered_in_json(served: str, raw: bytes) -> None:
+    """uvicorn answers such a request in plain text, or with nothing: the service answers 400 with
+    ``{"error": ...}``, as every other error, and closes the connection."""
+    sock = socket.create_connection(("127.0.0.1", _port(served)))
+    sock.sendall(raw)
+    data, _ = _read_all(sock, 30)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower()
+    assert json.loads(body) == {"error": "not a valid HTTP/1.1 request (its request line, headers or framing)"}
 
 
 def test_14_stalled_bodies_from_one_client_cannot_lock_out_others() -> None:

@@ -275,12 +275,18 @@ def _is_json(content_type: str) -> bool:
 def _timed_protocol(read_timeout: float) -> type[Any]:
     """uvicorn's h11 protocol with a time limit on request headers: a connection whose next request's
     headers have not all arrived ``read_timeout`` seconds after it opened, or after its last answer,
-    is answered 408 and closed (uvicorn itself waits for headers forever)."""
+    is answered 408 and closed (uvicorn itself waits for headers forever); a request HTTP cannot read
+    is answered 400 in JSON, as every other error, and closed."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    late = json.dumps({"error": f"the request headers did not arrive within {read_timeout:g} s"}).encode()
-    answer = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
-              b"content-length: " + str(len(late)).encode() + b"\r\n\r\n" + late)
+    def closing(status: bytes, message: str) -> bytes:
+        """A whole answer ``{"error": message}`` with ``status``, the connection closed after it."""
+        body = json.dumps({"error": message}).encode()
+        return (b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    answer = closing(b"408 Request Timeout", f"the request headers did not arrive within {read_timeout:g} s")
+    malformed = closing(b"400 Bad Request", "not a valid HTTP/1.1 request (its request line, headers or framing)")
 
     class TimedH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
@@ -311,6 +317,13 @@ def _timed_protocol(read_timeout: float) -> type[Any]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            # a request HTTP cannot read (uvicorn answers it in plain text): JSON, as every other error
+            self._disarm()
+            if not self.transport.is_closing():
+                self.transport.write(malformed)
+                self.transport.close()
 
         def _headers_late(self) -> None:
             self._timer = None
