@@ -21,7 +21,10 @@ from trio_solver.game.record import event_to_json, Record, replay_view
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import COPIES, VALUES, Mode, Rules
 from trio_solver.game.events import Swap, Turn, TurnStatus
+from trio_solver.game import table as table_module
+from trio_solver.game.table import logged_steps, steps
 from trio_solver.game.view import PlayerView
+from trio_solver.infer.facts import extract
 
 SETTINGS: list[Rules] = [
     Rules(p, mode, teams=teams)
@@ -317,3 +320,43 @@ def test_every_setting_with_a_fixed_seed(rules: Rules) -> None:
     assert game.over
     back = Record.loads(Record.from_game(game).dumps())
     assert state(back.game()) == state(game) and back.rules == rules
+
+
+def _facts_of(view: PlayerView) -> tuple[Any, ...]:
+    """Every field of the view's facts but the table (compared by its picture instead)."""
+    f = extract(view, read=0.02)
+    return (f.hidden, f.rows, f.known_slots, f.pool_slots, f.hand_facts, f.slot_facts, f.approximate, f.seat,
+            f.hand, f.history, f.tracked, f.dropped, f.relaxed, f.read, f.table.sizes, f.table.centre_present)
+
+
+@FAST
+@given(st.lists(st.tuples(st.sampled_from(SETTINGS), seed_st, st.integers(0, 60)), min_size=1, max_size=4))
+def test_kept_steps_give_the_facts_of_a_fresh_replay(games: list[tuple[Rules, int, int]]) -> None:
+    """The belief model's facts read from this thread's kept steps (a history that grows the one read last
+    goes on from it; games, seats and positions here alternate, so it also starts again) equal the facts
+    of a replay from the deal, at every position."""
+    positions: list[PlayerView] = []
+    for rules, seed, stop in games:
+        game = random_walk(rules, seed, check=False, stop_after=stop)
+        again = Game(rules, game.dealt, game.table.first_player)
+        for event in game.events + ([Turn(game.to_move, tuple(game.turn))] if game.turn else []):
+            if isinstance(event, Swap):
+                assert event.cards is not None
+                again.swap(event.seats[0], event.seats[1], event.cards[0], event.cards[1])
+            else:
+                for r, _ in event.reveals:
+                    positions += [again.view(s) for s in range(rules.players)]
+                    again.reveal(r)
+        positions += [again.view(s) for s in range(rules.players)]
+    warm = [_facts_of(v) for v in positions]
+    for view in positions:  # the kept steps are the live replay's, with the mover's table after each step
+        kept = logged_steps(view.rules, view.first_player, view.events)
+        live = [(st.event, st.index, st.reveal, st.value, st.position, st.status, st.trio, st.swap,
+                 st.table.used(m), st.table.sizes[m])
+                for st in steps(view.rules, view.first_player, view.events)
+                for m in [view.events[st.event].seat if isinstance(view.events[st.event], Turn) else 0]]
+        assert [(k.event, k.index, k.reveal, k.value, k.position, k.status, k.trio, k.swap, k.mover_used,
+                 k.mover_size) for k in kept] == live
+    for view, want in zip(positions, warm):
+        table_module._LOGS.log = None  # a fresh log: the steps replayed from the deal
+        assert _facts_of(view) == want

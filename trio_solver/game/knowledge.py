@@ -23,6 +23,7 @@ left is secret); a spectator knows only the public part.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -93,7 +94,19 @@ def public_hands(view: PlayerView) -> tuple[tuple[int | None, ...], ...]:
     equal values, below a 1, above a 12). A constructed position whose history does
     not account for the hand sizes knows nothing of the hands.
     """
-    return PublicReader().hands(view)
+    return _shared_reader().hands(view)
+
+
+_READERS = threading.local()
+
+
+def _shared_reader() -> PublicReader:
+    """This thread's :class:`PublicReader` for the questions that bring none: the positions of one game
+    asked in turn (an analysis, a bot's decisions) each read only the events since the one before."""
+    reader = getattr(_READERS, "reader", None)
+    if reader is None:
+        reader = _READERS.reader = PublicReader()
+    return reader
 
 
 class PublicReader:
@@ -181,10 +194,11 @@ def knowledge(view: PlayerView, *, spectator: bool = False,
     ``truth``: the real hands now (one sorted list per seat, as long as the view's
     hand sizes), shown in ``cards`` in full while ``public`` keeps what the table
     knows. ``reader``: the :class:`PublicReader` of the positions before this one, to read only the
-    events since (the answer is the same). Raises :class:`ValueError` when ``truth`` does not fit the
+    events since (the answer is the same; without one, this thread's own reader is used, which goes on
+    from the position asked last when this one follows it). Raises :class:`ValueError` when ``truth`` does not fit the
     hand sizes.
     """
-    pub = (reader if reader is not None else PublicReader()).hands(view)
+    pub = (reader if reader is not None else _shared_reader()).hands(view)
     if truth is not None and [len(h) for h in truth] != list(view.sizes):
         raise ValueError("truth: one hand per seat, as long as the view's hands")
     viewer = None if spectator else view.seat

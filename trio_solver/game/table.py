@@ -20,6 +20,7 @@ read it (what was shown where, which trios left which hands).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -448,6 +449,62 @@ class Step:
     status: TurnStatus | None = None
     trio: TrioTaken | None = None
     swap: Swap | None = None
+
+
+@dataclass(frozen=True)
+class LoggedStep:
+    """A :class:`Step` kept: its fields without the live table, and what the table said of the mover (the
+    seat of the step's turn) after it: ``mover_used`` (its lowest and highest cards asked for in the turn)
+    and ``mover_size`` (its cards)."""
+
+    event: int
+    index: int
+    reveal: Reveal | None
+    value: int | None
+    position: int | None
+    status: TurnStatus | None
+    trio: TrioTaken | None
+    swap: Swap | None
+    mover_used: tuple[int, int]
+    mover_size: int
+
+
+class StepLog:
+    """The steps of a history, kept as they are read: a later history that grows the one read before
+    (more events, or more reveals of its last turn) is read from where that one ended, so that the
+    positions of a game asked in order cost one replay in all; any other history is read from its start.
+
+    :func:`logged_steps` keeps one per thread: callers that ask about the positions of one game in turn
+    (an analysis, a bot) replay each event once instead of once per position."""
+
+    def __init__(self, rules: Rules, first_player: int) -> None:
+        self.key = (rules, first_player)
+        self._reader = StepReader(rules, first_player)
+        self._steps: list[LoggedStep] = []
+
+    def follows(self, rules: Rules, first_player: int, events: Sequence[Event]) -> bool:
+        return self.key == (rules, first_player) and self._reader.follows(events)
+
+    def of(self, events: Sequence[Event]) -> tuple[LoggedStep, ...]:
+        """The steps of ``events`` (which must :meth:`follow <follows>` the history read so far)."""
+        for st in self._reader.read(events):
+            event = events[st.event]
+            mover = event.seat if isinstance(event, Turn) else 0
+            self._steps.append(LoggedStep(st.event, st.index, st.reveal, st.value, st.position, st.status,
+                                          st.trio, st.swap, st.table.used(mover), st.table.sizes[mover]))
+        return tuple(self._steps)
+
+
+_LOGS = threading.local()
+
+
+def logged_steps(rules: Rules, first_player: int, events: Sequence[Event]) -> tuple[LoggedStep, ...]:
+    """The steps of a valid public history, as :func:`steps` gives them, kept (:class:`StepLog`): this
+    thread's log goes on when ``events`` grows the history it read last, else starts again."""
+    log = getattr(_LOGS, "log", None)
+    if log is None or not log.follows(rules, first_player, events):
+        log = _LOGS.log = StepLog(rules, first_player)
+    return log.of(events)
 
 
 def steps(rules: Rules, first_player: int, events: Sequence[Event]) -> Iterator[Step]:

@@ -38,7 +38,7 @@ from typing import NamedTuple
 from ..game.reveal import Reveal
 from ..game.rules import COPIES, Rules
 from ..game.events import Swap, Turn, TurnStatus
-from ..game.table import Step, Table, steps
+from ..game.table import LoggedStep, Table, logged_steps
 from ..game.view import PlayerView
 
 __all__ = ["HandFact", "SlotFact", "TrioChange", "Row", "Tracked", "Facts", "extract", "POOL", "STATE_BUDGET",
@@ -281,7 +281,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
     # (seat, positions its own ends had, the turn's value, its change epoch) of each choice read
     passed: list[tuple[int, tuple[int, ...], int, int]] = []
     pending: tuple[int, tuple[int, ...]] | None = None  # (event, the mover's own end positions)
-    for step in steps(rules, view.first_player, view.events):
+    for step in logged_steps(rules, view.first_player, view.events):
         i = step.event
         if read is not None:
             pending = _read_step(step, view.events[i], pending, rules, team, passed, changes)
@@ -405,7 +405,7 @@ def extract(view: PlayerView, *, drop: frozenset[int] = frozenset(), budget: int
                  history, tracked, secret_total - len(informative), relaxed, read)
 
 
-def _read_step(step: Step, event: object, pending: tuple[int, tuple[int, ...]] | None,
+def _read_step(step: LoggedStep, event: object, pending: tuple[int, tuple[int, ...]] | None,
                rules: Rules, team: int | None, passed: list[tuple[int, tuple[int, ...], int, int]],
                changes: list[list[_Change]]) -> tuple[int, tuple[int, ...]] | None:
     """One step of :func:`extract`'s reading: if the mover (of another team than the viewer's)
@@ -421,8 +421,8 @@ def _read_step(step: Step, event: object, pending: tuple[int, tuple[int, ...]] |
         passed.append((mover, pending[1], event.reveals[0][1], len(changes[mover])))
     if step.status != TurnStatus.ONGOING:
         return None
-    lo, hi = step.table.used(mover)
-    size = step.table.sizes[mover]
+    lo, hi = step.mover_used
+    size = step.mover_size
     if lo + hi >= size:
         return None
     return (step.event, tuple(sorted({lo, size - 1 - hi})))
