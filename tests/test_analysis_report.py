@@ -197,7 +197,9 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
     perhaps = 0
     for d, label in zip(by_game.decisions, labels):
         assert label == d.to_json()["verdict"]
-        if d in unsure:
+        if d.played == d.best:  # the best reveal played: never "perhaps" worse
+            assert label == (d.label or "") or not d.scored
+        elif d in unsure:
             worse = label_for(d.loss_high or 0.0, GAME_THRESHOLDS)
             if worse is not None and worse != d.label:
                 perhaps += 1

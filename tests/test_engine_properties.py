@@ -22,7 +22,9 @@ from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import COPIES, VALUES, Mode, Rules
 from trio_solver.game.events import Swap, Turn, TurnStatus
 from trio_solver.game import table as table_module
-from trio_solver.game.table import logged_steps, steps
+from trio_solver.errors import LimitError
+from trio_solver.game.knowledge import PublicReader, knowledge
+from trio_solver.game.table import Table, logged_steps, steps
 from trio_solver.game.view import PlayerView
 from trio_solver.infer.facts import extract
 
@@ -350,13 +352,57 @@ def test_kept_steps_give_the_facts_of_a_fresh_replay(games: list[tuple[Rules, in
         positions += [again.view(s) for s in range(rules.players)]
     warm = [_facts_of(v) for v in positions]
     for view in positions:  # the kept steps are the live replay's, with the mover's table after each step
-        kept = logged_steps(view.rules, view.first_player, view.events)
-        live = [(st.event, st.index, st.reveal, st.value, st.position, st.status, st.trio, st.swap,
-                 st.table.used(m), st.table.sizes[m])
-                for st in steps(view.rules, view.first_player, view.events)
-                for m in [view.events[st.event].seat if isinstance(view.events[st.event], Turn) else 0]]
-        assert [(k.event, k.index, k.reveal, k.value, k.position, k.status, k.trio, k.swap, k.mover_used,
-                 k.mover_size) for k in kept] == live
+        assert _kept(view) == _live(view)
     for view, want in zip(positions, warm):
         table_module._LOGS.log = None  # a fresh log: the steps replayed from the deal
         assert _facts_of(view) == want
+
+
+def _live(view: PlayerView) -> list[tuple[Any, ...]]:
+    """The steps of ``view``'s history from a replay of its own, as :class:`LoggedStep` keeps them."""
+    return [(st.event, st.index, st.reveal, st.value, st.position, st.status, st.trio, st.swap,
+             st.table.used(m), st.table.sizes[m])
+            for st in steps(view.rules, view.first_player, view.events)
+            for m in [view.events[st.event].seat if isinstance(view.events[st.event], Turn) else 0]]
+
+
+def _kept(view: PlayerView) -> list[tuple[Any, ...]]:
+    return [(k.event, k.index, k.reveal, k.value, k.position, k.status, k.trio, k.swap, k.mover_used, k.mover_size)
+            for k in logged_steps(view.rules, view.first_player, view.events)]
+
+
+def test_kept_steps_after_a_sibling_and_after_a_read_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position, then two others that grow it differently (a bot's search asks so), then the first again;
+    and a read stopped part way (a time limit rings inside it): every answer is a fresh replay's."""
+    game = random_walk(Rules(4), 5, check=False, stop_after=40)
+    assert not game.over
+    base = game.view(game.to_move)
+    siblings = []
+    for r in base.legal_reveals()[:3]:
+        twin = game.copy()
+        twin.reveal(r)
+        siblings.append(twin.view(game.to_move))
+    for view in [base, *siblings, base, siblings[0]]:
+        assert _kept(view) == _live(view)
+        assert knowledge(view) == knowledge(view, reader=PublicReader())
+    later = game.copy()
+    while not later.over and len(later.events) < len(game.events) + 8:
+        later.reveal(later.legal_reveals()[0])
+    target = later.view(None)
+    calls = [0]
+    apply = Table.apply_reveal
+
+    def stopped(self: Table, reveal: Reveal, value: int) -> TurnStatus:
+        calls[0] += 1
+        if calls[0] == 5:
+            raise LimitError("stopped at the time limit")
+        return apply(self, reveal, value)
+
+    for ask in (_kept, knowledge):
+        monkeypatch.setattr(Table, "apply_reveal", stopped)
+        calls[0] = 0
+        with pytest.raises(LimitError):
+            ask(target)
+        monkeypatch.setattr(Table, "apply_reveal", apply)
+    assert _kept(target) == _live(target)
+    assert knowledge(target) == knowledge(target, reader=PublicReader())

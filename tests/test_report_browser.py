@@ -141,3 +141,21 @@ def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
     assert page.locator("#chart-phone .pt.sel").count() == 1
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.close()
+
+
+def test_a_tap_on_a_dot_of_the_phone_chart_opens_that_dot(browser: Browser, tmp_path: Path) -> None:
+    """On the narrow chart the dots lie a few pixels apart and the turn points between them: a tap at the
+    centre of any dot opens that dot's reveal, never a neighbour's or a turn point."""
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out), "--samples", "16"]) == 0
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(out.as_uri())
+    dots = page.locator("#chart-phone .pt")
+    assert dots.count() > 40 and page.locator("#chart-phone .cp").count() > 10
+    page.locator("#chart-phone").scroll_into_view_if_needed()
+    for i in range(dots.count()):
+        box = dots.nth(i).locator("circle:not(.hit)").bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert page.locator("#chart-phone .pt.sel").get_attribute("data-i") == str(i), i
+    page.close()

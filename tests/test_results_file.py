@@ -185,7 +185,11 @@ def test_a_results_file_is_a_regular_file_named_by_a_path(tmp_path: Path) -> Non
         with pytest.raises(RunError, match="is not a regular file"):
             run_tournament(Rules(3), ["memory"] * 3, 1, 0, results_file=path)
     assert fifo.is_fifo()
-    for bad in (5, "", "a\x00b"):
+    class BytesPath(os.PathLike):  # type: ignore[type-arg]
+        def __fspath__(self) -> bytes:
+            return b"run.jsonl"
+
+    for bad in (5, "", "a\x00b", BytesPath()):
         with pytest.raises(RunError, match="results_file: expected a file name"):
             run_tournament(Rules(3), ["memory"] * 3, 1, 0, results_file=bad)  # type: ignore[arg-type]
 

@@ -174,7 +174,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
         [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
          f"played {short(d['played'])}={d['shown']} — {d['verdict']} (best {short(d['best'])}, "
-         f"loss {pm(d['loss'], d['loss_stderr'])} ({percent(d['loss_low'])} to {percent(d['loss_high'])}))"
+         f"loss {pm(d['loss'], d['loss_stderr'])} ({percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)}))"
          for d in labelled])
     # a labelled decision opens the position after its event, the event's row in the move list
     page.locator("#decisions li:not(.moment) button").first.click()
@@ -624,7 +624,7 @@ def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
     # their cards stay secret to me: the move list says a secret swap, the status names no card
     if before["events"]:
         expect(page.locator("#moves")).to_contain_text("secret swap")
-        expect(page.locator("#status")).to_have_text("Team B (Seat 1 & Seat 3) swap a card secretly.")
+        expect(page.locator("#status")).to_have_text("Team B (Seat 1 & Seat 3) swap a card secretly")
     # no reveal before the swap is decided: the buttons give cards
     give = page.locator("#play-legal button[data-give]")
     hand = sorted(set(before["deal"]["hands"][0]))
@@ -633,7 +633,7 @@ def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
     partner = bot_card(before, 2)
     assert partner is not None
     page.click(f"#play-legal button[data-give='{mine}']")
-    expect(page.locator("#status")).to_contain_text(f"Your team swaps: you give {mine}, Seat 2 gives {partner}.")
+    expect(page.locator("#status")).to_contain_text(f"Your team swaps: you give {mine}, Seat 2 gives {partner}")
     page.wait_for_function("document.querySelector('#play-legal button[data-reveal]') || "
                            "document.querySelector('#play-legal button[data-give]') || "
                            "document.querySelector('#play-prompt').textContent.includes('won')")
@@ -645,12 +645,44 @@ def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
     expect(page.locator("#play-legal button[data-give='pass']")).to_be_visible()
     settle(page)
     page.click("#play-legal button[data-give='pass']")
-    expect(page.locator("#status")).to_contain_text("You pass: your team does not swap.")
-    # the bots play on until my turn, the next swap moment (after the other team's trio) or the end
-    page.wait_for_function("document.querySelector('#play-legal button') || "
+    expect(page.locator("#status")).to_contain_text("You pass: your team does not swap")
+    # the bots play on until my turn, the next swap moment (after the other team's trio) or the end; the
+    # status keeps my pass before their turns
+    page.wait_for_function("document.querySelector('#play-legal button[data-reveal]') || "
+                           "(document.querySelector('#play-legal button[data-give]') && "
+                           " document.querySelector('#status').textContent.includes(' · ')) || "
                            "document.querySelector('#play-prompt').textContent.includes('won')")
     settle(page)
-    assert not any(e.get("swap") == [0, 2] for e in saved_record(page)["events"])
+    expect(page.locator("#status")).to_contain_text("You pass: your team does not swap · ")
+    events = saved_record(page)["events"]
+    assert not any(e.get("swap") == [0, 2] for e in events) and any("turn" in e for e in events)
+
+
+def test_a_pass_at_a_swap_moment_survives_a_reload(page: Page) -> None:
+    """Seed 6 deals me the first turn: after my pass the swap moment is still open (no reveal yet), and a
+    reload and resume must not ask it again; the form shows the resumed game."""
+    page.click("button[data-mode=play]")
+    page.select_option("#p-teams", "yes")
+    page.select_option("#p-bot", "solver")
+    page.fill("#p-seed", "6")
+    page.click("#play-form button[type=submit]")
+    expect(page.locator("#play-legal button[data-give='pass']")).to_be_visible()
+    settle(page)
+    assert saved_record(page)["first_player"] == 0
+    page.click("#play-legal button[data-give='pass']")
+    expect(page.locator("#play-legal button[data-reveal]").first).to_be_visible()
+    settle(page)
+    events = saved_record(page)["events"]
+    assert all("swap" in e for e in events)  # no reveal yet: the moment is open
+    page.reload()
+    page.click("#resume")
+    settle(page)
+    expect(page.locator("#play-legal button[data-reveal]").first).to_be_visible()
+    expect(page.locator("#play-legal button[data-give]")).to_have_count(0)
+    expect(page.locator("#p-teams")).to_have_value("yes")
+    expect(page.locator("#p-seed")).to_have_value("6")
+    expect(page.locator("#p-bot")).to_have_value("solver")
+    assert saved_record(page)["events"] == events
 
 
 def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None:

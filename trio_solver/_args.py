@@ -5,7 +5,9 @@ Kept free of the package's other modules so that every layer can use it.
 
 from __future__ import annotations
 
+import itertools
 import random
+import reprlib
 from enum import EnumMeta
 from typing import Any
 
@@ -26,6 +28,12 @@ def show(value: Any, width: int = 40) -> str:
 
 #: Items of a list or object, and characters of a string, shown in a message; the rest are ``...``.
 _ITEMS, _TEXT = 20, 200
+#: The picture of a value that is not JSON's kind (a set, bytes, an object): Python's, bounded alike.
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 4
+_REPR.maxtuple = _REPR.maxlist = _REPR.maxarray = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = \
+    _REPR.maxdeque = _ITEMS
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = _TEXT
 
 
 def _notation(value: Any, depth: int) -> str:
@@ -46,9 +54,12 @@ def _notation(value: Any, depth: int) -> str:
         parts = [_notation(v, depth + 1) for v in value[:_ITEMS]]
         return "[" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "]"
     if isinstance(value, dict) and type(value) is dict:
-        parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}" for k, v in list(value.items())[:_ITEMS]]
+        parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}"
+                 for k, v in itertools.islice(value.items(), _ITEMS)]
         return "{" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "}"
-    return " ".join(repr(value).split())  # on one line
+    if isinstance(value, (bytes, bytearray, set, frozenset)) and len(value) > _ITEMS:
+        return f"<{type(value).__name__} of {len(value)} {'bytes' if isinstance(value, (bytes, bytearray)) else 'items'}>"
+    return " ".join(_REPR.repr(value).split())  # on one line, its size bounded as a JSON value's
 
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -91,7 +102,7 @@ def seat(name: str, value: Any, players: int, error: type[TrioError], *, none: b
     if value is None and none:
         return None
     if not is_int(value) or not 0 <= value < players:
-        extra = " or None" if none else ""
+        extra = " or null" if none else ""
         raise error(f"{name}: expected a seat 0 to {players - 1}{extra}, got {show(value)}")
     return int(value)
 
@@ -106,7 +117,7 @@ def read_weight(name: str, value: Any, error: type[TrioError]) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
-        raise error(f"{name}: expected None or a weight in (0, 1], got {show(value)}")
+        raise error(f"{name}: expected null or a weight in (0, 1], got {show(value)}")
     return float(value)
 
 
@@ -127,7 +138,7 @@ def check_text(name: str, value: Any, error: type[TrioError], what: str = "a str
 def boolean(name: str, value: Any, error: type[TrioError]) -> bool:
     """``True`` or ``False`` exactly."""
     if not isinstance(value, bool):
-        raise error(f"{name}: expected True or False, got {show(value)}")
+        raise error(f"{name}: expected true or false, got {show(value)}")
     return value
 
 

@@ -163,10 +163,10 @@ class TiesExpertBot:
         self.quiet_below = QUIET_BELOW
         self.read = _args.read_weight("read", read, ViewError)
         if policy_reading is not None and not isinstance(policy_reading, bool):
-            raise ViewError(f"policy_reading: expected true, false or None, got {_args.show(policy_reading)}")
+            raise ViewError(f"policy_reading: expected true, false or null, got {_args.show(policy_reading)}")
         self.policy_reading = self.reads_policy if policy_reading is None else policy_reading
         if exact_reading is not None and not isinstance(exact_reading, bool):
-            raise ViewError(f"exact_reading: expected true, false or None, got {_args.show(exact_reading)}")
+            raise ViewError(f"exact_reading: expected true, false or null, got {_args.show(exact_reading)}")
         self.exact_reading = self.reads_exactly if exact_reading is None else exact_reading
         self._started: float | None = None  # when the decision under way started (see the time cap)
         self.temperature = (None if temperature is None

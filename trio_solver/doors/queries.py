@@ -42,7 +42,7 @@ from ..report.analysis import Analysis, analyse
 from ..report.render import describe_event, frame, move_json
 
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
-           "new_game", "add_reveal", "add_swap", "bot_reveal", "warm_up", "warm_up_for"]
+           "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
 #: What ``advise`` ranks by: the chance of a trio, of winning this turn, or of winning the game.
 OBJECTIVES = ("trio", "win", "game")

@@ -736,8 +736,10 @@ def listening_socket(host: str, port: int) -> socket.socket:
     port cannot be had (in use, or not allowed)."""
     host = listen_host(host)
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                             flags=socket.AI_PASSIVE)[0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        # a name (localhost) listens on its IPv4 address when it has one, as uvicorn binds it; an IPv6
+        # address is written with ":"
+        family, kind, proto, _, address = min(found, key=lambda f: f[0] != socket.AF_INET or ":" in host)
     except (socket.gaierror, UnicodeError) as e:
         raise RunError(f"host: cannot listen on {show(host)}: {getattr(e, 'strerror', None) or e}") from None
     sock = socket.socket(family, kind, proto)

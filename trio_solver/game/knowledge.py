@@ -136,6 +136,13 @@ class PublicReader:
         reader = self._reader
         if reader is None or self._key != (view.rules, view.first_player) or not reader.follows(view.events):
             reader = self._start(view)
+        try:
+            self._steps(reader, view)
+        except BaseException:  # a read cut short (a time limit) leaves the hands half done: start again
+            self._reader = None
+            raise
+
+    def _steps(self, reader: StepReader, view: PlayerView) -> None:
         hands = self._hands
         for step in reader.read(view.events):
             if self._last and self._last[0].event != step.event:

@@ -504,7 +504,11 @@ def logged_steps(rules: Rules, first_player: int, events: Sequence[Event]) -> tu
     log = getattr(_LOGS, "log", None)
     if log is None or not log.follows(rules, first_player, events):
         log = _LOGS.log = StepLog(rules, first_player)
-    return log.of(events)
+    try:
+        return log.of(events)
+    except BaseException:  # a read cut short (a time limit, an invalid history) leaves the log half done
+        _LOGS.log = None
+        raise
 
 
 def steps(rules: Rules, first_player: int, events: Sequence[Event]) -> Iterator[Step]:

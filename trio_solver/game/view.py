@@ -132,7 +132,7 @@ class PlayerView:
             raise IllegalMoveError(f"swap: expected two seats, got {_show(seats, 80)}")
         if cards is not None and (not isinstance(cards, (list, tuple)) or len(cards) != 2
                                   or not all(_args.is_int(c) and 1 <= c <= 12 for c in cards)):
-            raise IllegalMoveError(f"swap: expected two card values 1 to 12 or None, got {_show(cards, 80)}")
+            raise IllegalMoveError(f"swap: expected two card values 1 to 12 or null, got {_show(cards, 80)}")
         try:
             swap = Swap((seats[0], seats[1]), None if cards is None else (cards[0], cards[1]))
         except TrioError as e:

@@ -181,7 +181,8 @@ class Decision:
     def verdict(self) -> str:
         """The verdict in words, the same in every view (tables, key moments, the board, the report):
         the label; ``"inaccuracy (perhaps a blunder)"`` or ``"perhaps a mistake"`` when the playouts
-        stopped before it was sure and the upper end of the loss reaches a worse label; ``"within noise"``
+        stopped before it was sure and the upper end of the loss reaches a worse label (never for the best
+        reveal played); ``"within noise"``
         when the loss is not told apart from 0; ``"clear choice"`` (the one sensible reveal) or ``"no
         choice"`` when not scored; ``""`` for a decision with no label."""
         if not self.scored:
@@ -189,6 +190,8 @@ class Decision:
         if self.within_noise and self.sure:
             return "within noise"
         label = self.label or ""
+        if self.played == self.best:  # the best reveal was played: no doubt to cast on it
+            return label
         worse = None if self.sure or self.loss_high is None else label_for(self.loss_high, GAME_THRESHOLDS)
         if worse is None or worse == self.label:
             return label
@@ -589,7 +592,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     if not isinstance(record, Record):
         raise ViewError(f"record: expected a Record, got {type(record).__name__}")
     if progress is not None and not callable(progress):
-        raise ViewError(f"progress: expected a function of (done, total) or None, got {type(progress).__name__}")
+        raise ViewError(f"progress: expected a function of (done, total) or null, got {_args.show(progress)}")
     _args.int_in("samples", samples, 0, MAX_SAMPLES, ViewError, "a number of deals")
     _args.int_in("seed", seed, -(2**63), 2**63 - 1, ViewError)
     stopping = Stopping(confidence, max(samples, 1), FIRST_BATCH)

@@ -158,7 +158,11 @@ def _chart(a: Judged, f: _Frame) -> str:
         parts.append(f'<g class="trio"><title>{tip}</title>'
                      f'<path d="M{x:.1f} {f.top - 4} l6 -10 h-12 z" fill="{colour}"/>'
                      f'<text x="{x:.1f}" y="{f.top - 16}" text-anchor="middle" class="triotext">{value}</text></g>')
-    # the reveals played: one clickable dot each
+    # the reveals played: one clickable dot each. Touch areas never overlap: a dot's reaches half way to the
+    # next dot, a turn point's (drawn on top, half way between two dots) a quarter, so that a tap on a dot's
+    # centre opens that dot, however many reveals the narrow chart holds
+    spacing = (f.w - f.left - f.right) / max(n, 1)
+    hit, cp_hit = min(12.0, spacing / 2), min(7.0, spacing / 4)
     for i, d in enumerate(a.decisions):
         colour = COLOURS[d.seat % len(COLOURS)]
         r = 6 if d.label in ("mistake", "blunder") else 4.5 if d.label else 3.5
@@ -166,7 +170,7 @@ def _chart(a: Judged, f: _Frame) -> str:
         tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}, best {d.best}"
                           f"{', ' + d.label if d.label else ''}")
         parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
-                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="12" class="hit"/>'
+                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{hit:.1f}" class="hit"/>'
                      f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
     # the points of the win-chance lines, on top: one clickable dot per side and turn
     if game and a.curve:
@@ -179,7 +183,8 @@ def _chart(a: Judged, f: _Frame) -> str:
             tip = html.escape(f"{when}: {chances}")
             x = f.xb(c.decisions, n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
-                         + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="7" class="hit cphit"/>'
+                         + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="{cp_hit:.1f}" '
+                                   'class="hit cphit"/>'
                                    f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="2.5" '
                                    f'fill="{COLOURS[s % len(COLOURS)]}"/>' for s in sides) + '</g>')
     return (f'<svg id="{f.id}" class="chart" viewBox="0 0 {f.w} {f.h}" preserveAspectRatio="xMidYMid meet" role="img" '
@@ -212,6 +217,7 @@ tr.unscored td { color: #888; }
 .chart .seatline { fill: none; stroke-width: 2; opacity: 0.85; } .chart .cp { cursor: pointer; }
 .chart .triotext { font-size: 11px; font-weight: bold; }
 .chart .hit { fill: transparent; } .chart .pt { cursor: pointer; }
+.chart .pt circle:not(.hit), .chart .cp circle:not(.hit) { pointer-events: none; }
 .chart .pt.sel circle:not(.hit) { stroke: #000; stroke-width: 2; }
 .legend span { margin-right: 1em; white-space: nowrap; }
 #position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
@@ -408,12 +414,12 @@ def _chart_text(a: Judged) -> str:
         return (f"<p>The coloured lines are each player's chance to win the game after every turn, as {who} sees "
                 "it (in team play, one line per team); a jump that no decision explains is luck. Each dot is a "
                 "reveal, placed at the mover's chance to win the game after the reveal played; the dashed grey line "
-                "is the same chance after the best reveal. Big dots are mistakes and blunders, faint dots were no "
-                "real choice. Click a dot, a point of a line, a key moment or a row of the table to see the "
+                "is the same chance after the best reveal. The worse the label, the bigger the dot (an inaccuracy, "
+                "larger a mistake or a blunder); faint dots were no real choice. Click a dot, a point of a line, a key moment or a row of the table to see the "
                 "position.</p>")
     return ("<p>Each dot is a reveal, placed at the chance of a trio this turn that the reveal played kept; the dashed "
-            "grey line is the chance the best reveal would have kept. Big dots are mistakes and blunders, faint dots "
-            "were no real choice. Click a dot, a key moment or a row of the table to see the position.</p>")
+            "grey line is the chance the best reveal would have kept. The worse the label, the bigger the dot (an "
+            "inaccuracy, larger a mistake or a blunder); faint dots were no real choice. Click a dot, a key moment or a row of the table to see the position.</p>")
 
 
 def _labels_text(a: Judged) -> str:

@@ -71,9 +71,10 @@ class ResultsFile:
 
     def __init__(self, path: str, kind: str, params: dict[str, Any],
                  on_entry: Callable[[int, dict[str, Any]], None], *, command: str | None = None) -> None:
-        if not isinstance(path, (str, os.PathLike)) or not os.fspath(path) or "\x00" in os.fspath(path):
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+        if not isinstance(name, str) or not name or "\x00" in name:
             raise RunError(f"results_file: expected a file name, got {show(path)}")
-        path = os.fspath(path)
+        path = name
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(directory):

@@ -213,7 +213,7 @@ function saveGame() {
   if (app.mode === "record" || !app.record) return;
   try {
     localStorage.setItem(SAVE_KEY, JSON.stringify({ mode: app.mode, me: app.me, bot: app.playBot, seed: app.seed,
-      record: app.record }));
+      record: app.record, swaps: [...app.swapDecided] }));
   } catch { /* private mode or full: the download button still works */ }
 }
 
@@ -235,7 +235,17 @@ async function resume() {
   app.me = g.me;
   app.playBot = g.bot || "memory";
   app.seed = Number(g.seed) || 0;
-  await loadRecord(g.record, { seat: g.me });
+  app.swapDecided = new Set(Array.isArray(g.swaps) ? g.swaps : []);  // a pass is in no record: it is kept here
+  if (g.mode === "play") {  // the form shows the game resumed, so that "New game" deals one like it
+    const r = g.record.rules;
+    $("#p-players").value = String(r.players);
+    $("#p-mode").value = r.mode;
+    $("#p-teams").value = r.teams ? "yes" : "no";
+    $("#p-bot").value = app.playBot;
+    $("#p-seat").value = String(g.me);
+    $("#p-seed").value = String(app.seed);
+  }
+  await loadRecord(g.record, { seat: g.me, game: app.game });  // the game setMode began: its swaps kept
   if (g.mode === "table") $("#entry").hidden = false;
   if (g.mode === "play") { $("#play-moves").hidden = false; await moving(botsMove); }
   $("#resume-box").hidden = true;
@@ -613,7 +623,7 @@ document.addEventListener("keydown", (ev) => {
 // "loss 12% ± 5% (3% to 21%)": the loss of a decision with the standard error of the playouts' paired
 // estimate and its interval when it was judged by the game (none when judged by the turn, which is exact)
 function lossText(d) {
-  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (${pct(d.loss_low)} to ${pct(d.loss_high)})`;
+  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (${pct1(d.loss_low)} to ${pct1(d.loss_high)})`;
   return `loss ${pm(d.loss, d.loss_stderr)}${range}`;
 }
 
@@ -733,7 +743,8 @@ function drawChart(data, chances, viewSeat) {
     const d = list.reduce((a, b) => ((rank[b.label] || 0) > (rank[a.label] || 0) ? b : a));
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
-    const desc = list.map((x) => `${decisionText(x)}; best ${shortReveal(x.best)}, ${lossText(x)}`).join(". ")
+    const desc = list.map((x) => decisionText(x) + (x.scored ? `; best ${shortReveal(x.best)}, ${lossText(x)}` : ""))
+      .join(". ")
       + `. After it, ${seatName(d.seat)}'s chance to win: ${pct(chances[k][String(d.seat)])}`;
     point(k, d.seat, sym, desc, Boolean(d.label), stroke);
   }
@@ -922,24 +933,33 @@ function startPlay() {
   });
 }
 
-async function botsMove(game = app.game) {
-  // the bots play until it is my turn or the game ends; the status then tells every bot turn, not only
-  // the last (the move list beside the table has them all)
+async function botsMove(game = app.game, news = []) {
+  // the bots play until it is my turn, my team's swap or the end; the status then tells what happened since
+  // my move, in order: the swaps (``news``, mine first) and every turn, whole (the move list has them all)
   let guard = 0;
   const since = app.record.events.length;
   while (app.mode === "play" && app.game === game && guard++ < 200) {
-    if (await swapsNow(game)) break;  // my team's swap: the prompt asks me first
+    const asked = await swapsNow(game, news);
     const fr = app.frames[app.frames.length - 1];
-    if (fr.winner !== null || fr.to_move === app.me) break;
+    if (asked || fr.winner !== null || fr.to_move === app.me) break;
     await new Promise((r) => setTimeout(r, 350));
     const seed = (app.seed || 0) * 1000 + app.record.events.length;  // the game's own seed, a resumed one too
     const choice = await api("bot", { record: app.record, bot: app.playBot, seed });
     if (app.game !== game) throw new Dropped();
     const res = await addMove(choice.reveal, game);
-    setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}: ${res.status}`);
+    setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}…`);  // while the bots play
   }
-  const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move);
-  if (turns.length > 1) setStatus(turns.map((fr) => fr.description).join(" · "));
+  const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move).map(moveText);
+  if (news.length || turns.length) setStatus([...news, ...turns].join(" · "));
+}
+
+// a turn in words: "Seat 2: l0=5 c3=5 h1=7 — no match"
+function moveText(fr) {
+  const m = fr.move;
+  const value = m.reveals.length ? m.reveals[0].split("=")[1] : "";
+  const out = fr.winner !== null && m.outcome === "trio" ? `a trio of ${value}s, and the game`
+    : { failure: "no match", trio: `a trio of ${value}s`, "in progress": "the turn goes on" }[m.outcome] || m.outcome;
+  return `${seatName(m.seat)}: ${m.reveals.join(" ")} — ${out}`;
 }
 
 // a swap moment of a team game (its start, and after another team's trio, until the next reveal): the key
@@ -958,7 +978,7 @@ function mySwapTeam() {
 
 // the bots' teams decide their swaps at a swap moment, each partner from its own view (the swap is made when
 // both give a card; its cards stay secret to me); true when my team's decision is still to come
-async function swapsNow(game) {
+async function swapsNow(game, news) {
   const fr = app.frames[app.frames.length - 1];
   if (!fr || fr.winner !== null || !fr.swap_open) return false;
   for (const team of fr.swap_open) {
@@ -968,8 +988,9 @@ async function swapsNow(game) {
     app.swapDecided.add(key);
     if (cards.every((c) => c !== null)) {
       await addSwap(team, cards, game);
-      setStatus(`${sideName(team[0])} swap a card secretly.`);
-    } else setStatus(`${sideName(team[0])} do not swap.`);
+      news.push(`${sideName(team[0])} swap a card secretly`);
+    } else news.push(`${sideName(team[0])} do not swap`);
+    setStatus(news.join(" · "));
   }
   return mySwapTeam() !== null;
 }
@@ -998,15 +1019,17 @@ function playSwap(card) {
     const partner = team.find((s) => s !== app.me);
     const theirs = card === null ? null : await botSwap(partner, game);
     app.swapDecided.add(swapKey(team));
+    let note;
     if (card !== null && theirs !== null) {
       await addSwap(team, team.map((s) => (s === app.me ? card : theirs)), game);
-      setStatus(`Your team swaps: you give ${card}, ${seatName(partner)} gives ${theirs}.`);
+      note = `Your team swaps: you give ${card}, ${seatName(partner)} gives ${theirs}`;
     } else {
-      setStatus(card === null ? "You pass: your team does not swap."
-        : `${seatName(partner)} keeps its cards: your team does not swap (both partners must give one).`);
+      note = card === null ? "You pass: your team does not swap"
+        : `${seatName(partner)} keeps its cards: your team does not swap (both partners must give one)`;
       await replay("last");
     }
-    await botsMove(game);
+    setStatus(note);
+    await botsMove(game, [note]);
   });
 }
 
@@ -1153,7 +1176,12 @@ function init() {
   });
   $("#entry-undo").addEventListener("click", () => guarded(() => oneMove(undoLast)));
   $("#play-form").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(startPlay); });
-  $("#hint").addEventListener("click", () => { app.hint = true; guarded(showPosition); });
+  $("#hint").addEventListener("click", () => guarded(async () => {
+    app.hint = true;
+    await showPosition();
+    // on a narrow screen the advice lies far below the buttons: bring it into sight
+    if (window.innerWidth < 760) $("#advice-panel").scrollIntoView({ block: "start" });
+  }));
   $("#resume").addEventListener("click", () => guarded(resume));
   $("#forget").addEventListener("click", () => { localStorage.removeItem(SAVE_KEY); offerResume(); });
   offerResume();
