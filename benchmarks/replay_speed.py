@@ -13,6 +13,11 @@ peak memory: reading it, the position after 1 event (``state``), the frames up t
 5,000 (``replay --after``), and every frame under a 10 s time limit.
 
     python benchmarks/replay_speed.py --longest
+
+With ``--failed-turns 1000,3000`` it times ``replay`` and ``analyse --quick`` on records of that many failed
+turns (whole deal, 3 players): how each grows with a record's length.
+
+    python benchmarks/replay_speed.py --failed-turns 1000,2000,4000
 """
 
 from __future__ import annotations
@@ -37,17 +42,33 @@ from trio_solver.game.state import Game  # noqa: E402
 from trio_solver.doors import queries  # noqa: E402
 from trio_solver.game.record import Record  # noqa: E402
 from trio_solver.game.rules import Rules  # noqa: E402
+from trio_solver.report.analysis import analyse  # noqa: E402
 from trio_solver.run.simulate import play_game  # noqa: E402
 
 
-def longest_record() -> Record:
-    """A whole-deal record of ``MAX_EVENTS`` failed turns: every turn shows centre slot 0 and the first
-    slot that holds another value."""
+def longest_record(events: int = MAX_EVENTS) -> Record:
+    """A whole-deal record of ``events`` failed turns (the most the format takes by default): every turn
+    shows centre slot 0 and the first slot that holds another value."""
     game = Game.deal(Rules(3), rng=random.Random(5))
     other = next(j for j in range(1, len(game.centre)) if game.centre[j] != game.centre[0])
     return Record.from_json({"format": "trio-record/1", **game.to_json(),
                              "events": [{"turn": k % 3, "reveals": [{"centre": 0}, {"centre": other}]}
-                                        for k in range(MAX_EVENTS)]})
+                                        for k in range(events)]})
+
+
+def failed_turns(sizes: list[int]) -> None:
+    """``replay`` (every frame) and the analysis by the turn (``analyse --quick``, every decision judged)
+    of records of that many failed turns, CPU seconds each: how they grow with a record's length."""
+    for n in sizes:
+        record = longest_record(n)
+        t = time.process_time()
+        frames = len(queries.replay(record, "all")["frames"])
+        replayed = time.process_time() - t
+        t = time.process_time()
+        decisions = len(analyse(record, samples=0).decisions)
+        judged = time.process_time() - t
+        print(f"{n:>6} failed turns: replay {frames} frames {replayed:6.2f} s CPU; "
+              f"analyse --quick {decisions} decisions {judged:6.2f} s CPU")
 
 
 def _step(job: tuple[str, str]) -> tuple[float, float, str]:
@@ -88,7 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--longest", action="store_true", help="time the longest record the format takes")
+    p.add_argument("--failed-turns", metavar="N,N,...", default=None,
+                   help="time replay and analyse --quick on records of that many failed turns")
     args = p.parse_args(argv)
+    if args.failed_turns:
+        failed_turns([int(x) for x in args.failed_turns.split(",")])
+        return 0
     if args.longest:
         with tempfile.TemporaryDirectory() as tmp:
             longest(tmp)
