@@ -119,6 +119,21 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int =
     return f"The plan for {short(r)} ({where}): {text}."
 
 
+def event_words(fr: dict[str, Any], names: list[str] | None) -> str:
+    """How the board tells an event: a turn as ``Alice (seat 0): l0=5 h2=7 — no match``, a swap as the
+    replay's description with a capital."""
+    move = fr["move"]
+    if "seat" not in move:
+        return fr["description"][:1].upper() + fr["description"][1:]
+    seat = move["seat"]
+    who = f"{names[seat]} (seat {seat})" if names else f"Seat {seat}"
+    value = move["reveals"][0].split("=")[1]
+    out = {"failure": "no match", "trio": f"a trio of {value}s", "in progress": "the turn goes on"}[move["outcome"]]
+    if move["outcome"] == "trio" and fr["winner"] is not None:
+        out = f"a trio of {value}s, and the game"
+    return f"{who}: {' '.join(move['reveals'])} — {out}"
+
+
 def short(r: dict[str, int]) -> str:
     (k, v), = r.items()
     return {"centre": "c", "lowest": "l", "highest": "h"}[k] + str(v)
@@ -134,6 +149,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     path = ROOT / "examples" / "full_deal_4p.json"
     replay = cli_json(capsys, "replay", "--json", str(path))
     frames = replay["frames"]
+    names = json.loads(path.read_text()).get("names")
     n = len(frames) - 1
     expect(page.locator("#resume-box")).to_be_hidden()  # no game kept in this browser
     load_example(page, "full_deal_4p.json")
@@ -141,13 +157,13 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#table .seat")).to_have_count(4)
     page.locator("body").press("ArrowLeft")  # the keyboard steps too
     expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
-    expect(page.locator("#event-desc")).to_have_text(f"Event {n - 1}: {frames[n - 1]['description']}")
+    expect(page.locator("#event-desc")).to_have_text(f"Event {n - 1}: {event_words(frames[n - 1], names)}")
     page.click("#first")
     expect(page.locator("#position")).to_contain_text(f"After 0 of {n} events")
     for k in (1, 2, 3):
         page.click("#next")
         expect(page.locator("#position")).to_contain_text(f"After {k} of {n} events")
-        expect(page.locator("#event-desc")).to_have_text(f"Event {k}: {frames[k]['description']}")
+        expect(page.locator("#event-desc")).to_have_text(f"Event {k}: {event_words(frames[k], names)}")
         # every hand as the frame has it (the default view of a full deal shows every hand)
         for hand in frames[k]["hands"]:
             cards = page.locator(f"#table .seat[data-seat='{hand['seat']}'] .cards").first.locator(".card")

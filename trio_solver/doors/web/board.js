@@ -284,7 +284,7 @@ async function showPosition() {
   slider.value = String(app.pos);
   $("#position").textContent = `After ${app.pos} of ${total} events — ` + (fr.winner !== null
     ? `${sideName(fr.winner)} won` : `${seatName(fr.to_move)} to move${fr.turn.length ? " (turn in progress)" : ""}`);
-  $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos}: ${fr.description}`;
+  $("#event-desc").textContent = app.pos === 0 ? "Start of the game" : `Event ${app.pos}: ${eventText(fr)}`;
   drawTable(fr);
   markMove();
   markChart();
@@ -580,7 +580,7 @@ function drawMoves() {
         moveChips(fr.move), el("span", { class: `out ${fr.move.outcome === "trio" ? "trio" : ""}`, text: fr.winner !== null && k === app.frames.length - 1 ? "✓ won" : out,
           title: { failure: "no match: the cards go back", trio: "a trio", "in progress": "turn in progress" }[fr.move.outcome] })];
     } else body = [el("span", { class: "num", text: String(k) }), el("span", { text: fr.description })];
-    return el("li", { "data-after": k }, el("button", { type: "button", title: k ? fr.description : "start", onclick: () => go(k) }, body));
+    return el("li", { "data-after": k }, el("button", { type: "button", title: k ? eventText(fr) : "start", onclick: () => go(k) }, body));
   });
   $("#moves").replaceChildren(...items);
 }
@@ -951,6 +951,13 @@ async function botsMove(game = app.game, news = []) {
   }
   const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move).map(moveText);
   if (news.length || turns.length) setStatus([...news, ...turns].join(" · "));
+}
+
+// an event in words, as the board says it: a turn by moveText, a swap as the service tells it
+function eventText(fr) {
+  if (fr.move && "seat" in fr.move) return moveText(fr);
+  const d = fr.description || "";
+  return d.charAt(0).toUpperCase() + d.slice(1);
 }
 
 // a turn in words: "Seat 2: l0=5 c3=5 h1=7 — no match"
