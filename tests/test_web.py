@@ -674,6 +674,33 @@ def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
     assert not any(e.get("swap") == [0, 2] for e in events) and any("turn" in e for e in events)
 
 
+def test_a_team_game_against_the_bots_is_won_by_a_side(page: Page) -> None:
+    """Played to its end (my first choice each time, the first card at each swap): the prompt names the
+    winning side, and my partner's winning trio is my team's win."""
+    page.click("button[data-mode=play]")
+    page.select_option("#p-teams", "yes")
+    page.fill("#p-seed", "3")
+    page.click("#play-form button[type=submit]")
+    for _ in range(200):
+        settle(page)
+        if "won" in page.locator("#play-prompt").inner_text():
+            break
+        buttons = page.locator("#play-legal button")
+        if buttons.count():
+            buttons.first.click()
+        page.wait_for_timeout(100)
+    record = saved_record(page)
+    winner = Record.from_json(record).winner
+    assert winner is not None
+    prompt = page.locator("#play-prompt")
+    if winner == 0:
+        expect(prompt).to_have_text("You won!")
+    elif winner == 2:
+        expect(prompt).to_have_text("Your team won! (Seat 2 took the winning trio)")
+    else:
+        expect(prompt).to_have_text("Team B (Seat 1 & Seat 3) won.")
+
+
 def test_a_pass_at_a_swap_moment_survives_a_reload(page: Page) -> None:
     """Seed 6 deals me the first turn: after my pass the swap moment is still open (no reveal yet), and a
     reload and resume must not ask it again; the form shows the resumed game."""

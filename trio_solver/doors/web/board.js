@@ -1074,7 +1074,11 @@ async function fillPlay(fr, last, token) {
   $("#hint").hidden = end.winner !== null;  // no advice to ask for once the game is over
   $("#play-how").hidden = end.winner !== null || !last || fr.to_move !== app.me;  // only when a tap can play
   if (end.winner !== null) {
-    $("#play-prompt").textContent = (end.winner === app.me ? "You won!" : `${seatName(end.winner)} won.`)
+    // in team play the side wins: my partner's winning trio is my win too
+    const mine = end.winner === app.me || (teamsOf() !== null && teamOf(end.winner) === teamOf(app.me));
+    $("#play-prompt").textContent = (end.winner === app.me ? "You won!"
+      : mine ? `Your team won! (${seatName(end.winner)} took the winning trio)`
+        : `${sideName(end.winner)} won.`)
       + (last ? "" : " Step through the game, or analyse it below.");
     box.replaceChildren();
     $("#analysis-panel").hidden = false;
