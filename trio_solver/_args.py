@@ -46,14 +46,14 @@ def _notation(value: Any, depth: int) -> str:
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int) and abs(value) >= 10**12:
         return f"a {value.bit_length()}-bit integer"
-    if isinstance(value, (int, float)) and type(value) in (int, float):
+    if type(value) in (int, float):
         return repr(value)
     if isinstance(value, str):
         return '"' + "".join(_char(c) for c in value[:_TEXT]) + "..." * (len(value) > _TEXT) + '"'
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+    if type(value) in (list, tuple):
         parts = [_notation(v, depth + 1) for v in value[:_ITEMS]]
         return "[" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "]"
-    if isinstance(value, dict) and type(value) is dict:
+    if type(value) is dict:
         parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}"
                  for k, v in itertools.islice(value.items(), _ITEMS)]
         return "{" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "}"

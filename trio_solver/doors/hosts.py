@@ -25,8 +25,7 @@ def host_pattern(text: str) -> str:
     if name.startswith("[") and name.endswith("]"):  # an IPv6 address as written in a URL
         name = name[1:-1]
     body = name[2:] if name.startswith("*.") else name
-    if name != "*" and (not body or len(body) > 253 or UNSAFE.search(body) is not None
-                        or any(c in body for c in " /\\@?#*[]") or body.startswith((".", "-"))):
+    if name != "*" and (not _plausible(body, "[]") or body.startswith((".", "-"))):
         raise RunError(f"allow_hosts: expected a host name, *.DOMAIN or *, got {show(text)}")
     return name
 
@@ -36,7 +35,14 @@ def listen_host(text: str) -> str:
     would mean every interface without saying so; ``0.0.0.0`` says it). Raises
     :class:`~trio_solver.errors.RunError` for anything else."""
     name = text.strip() if isinstance(text, str) else ""
-    if not name or len(name) > 253 or UNSAFE.search(name) is not None or any(c in name for c in " /\\@?#*"):
+    if not _plausible(name):
         raise RunError(f"host: expected an address to listen on, such as 127.0.0.1 (0.0.0.0: every interface), "
                        f"got {show(text)}")
     return name
+
+
+def _plausible(name: str, also: str = "") -> bool:
+    """Whether ``name`` can be a host name or address: not empty, at most 253 characters, no unsafe
+    character and none of `` /\\@?#*`` (a URL's or a pattern's), nor of ``also``."""
+    return (bool(name) and len(name) <= 253 and UNSAFE.search(name) is None
+            and not any(c in name for c in " /\\@?#*" + also))

@@ -886,14 +886,9 @@ function parseEntry(text) {
 
 async function addMove(text, game = app.game) {
   const move = parseEntry(text);
+  if (typeof move !== "string") return addSwap(move.swap, move.cards, game, `${text}: swap recorded.`);
   const res = await api("move", { record: app.record, reveal: move });
   if (app.game !== game) throw new Dropped();
-  if (typeof move !== "string") {
-    app.record = res.record;
-    setStatus(`${text}: swap recorded.`);
-    await replay("last");
-    return res;
-  }
   app.record = res.record;
   app.hint = false;
   const outcome = { trio: "a trio!", failed: "no match: the turn passes.", won: "the game is won!", continue: "the turn goes on." }[res.status] || res.status;
@@ -972,8 +967,12 @@ function moveText(fr) {
 // a swap moment of a team game (its start, and after another team's trio, until the next reveal): the key
 // of a team's decision at it, which swaps made meanwhile do not change
 function swapKey(team) {
-  const turns = app.record.events.filter((e) => "turn" in e).length;
-  return `${turns}:${team.join(",")}`;
+  return `${turnsSoFar()}:${team.join(",")}`;
+}
+
+// the turns of the game so far (its swaps left out)
+function turnsSoFar() {
+  return app.record.events.filter((e) => "turn" in e).length;
 }
 
 // my team's swap still to decide at the live position (null when none)
@@ -1003,18 +1002,20 @@ async function swapsNow(game, news) {
 }
 
 async function botSwap(seat, game) {
-  const turns = app.record.events.filter((e) => "turn" in e).length;
-  const seed = (app.seed || 0) * 1000 + turns * 10 + seat;  // the game's own seed, as the bots' reveals
+  const seed = (app.seed || 0) * 1000 + turnsSoFar() * 10 + seat;  // the game's own seed, as the bots' reveals
   const res = await api("bot", { record: app.record, bot: app.playBot, seed, swap_seat: seat });
   if (app.game !== game) throw new Dropped();
   return res.card;
 }
 
-async function addSwap(team, cards, game) {
+// a swap added to the record (``status``: what the status line says of it, when it may show the cards)
+async function addSwap(team, cards, game, status = null) {
   const res = await api("move", { record: app.record, reveal: { swap: team, cards } });
   if (app.game !== game) throw new Dropped();
   app.record = res.record;
+  if (status !== null) setStatus(status);
   await replay("last");
+  return res;
 }
 
 // my card at my team's swap moment (null: pass); my partner, a bot, gives its own; then the bots play on
@@ -1075,9 +1076,9 @@ async function fillPlay(fr, last, token) {
   $("#play-how").hidden = end.winner !== null || !last || fr.to_move !== app.me;  // only when a tap can play
   if (end.winner !== null) {
     // in team play the side wins: my partner's winning trio is my win too
-    const mine = end.winner === app.me || (teamsOf() !== null && teamOf(end.winner) === teamOf(app.me));
+    const partnerWon = teamsOf() !== null && teamOf(end.winner) === teamOf(app.me);
     $("#play-prompt").textContent = (end.winner === app.me ? "You won!"
-      : mine ? `Your team won! (${seatName(end.winner)} took the winning trio)`
+      : partnerWon ? `Your team won! (${seatName(end.winner)} took the winning trio)`
         : `${sideName(end.winner)} won.`)
       + (last ? "" : " Step through the game, or analyse it below.");
     box.replaceChildren();
