@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from helpers_cli import run_main as _main
@@ -99,6 +99,8 @@ _JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**11, 10*
 
 @settings(max_examples=200, deadline=None)
 @given(_JSON_VALUES)
+@example([[[[None]]]])  # a scalar at the deepest level shown is shown, not cut
+@example({"a": [{"b": [True]}]})
 def test_values_in_messages_are_shown_as_the_json_they_came_from(value: Any) -> None:
     """A value in an error message reads as the JSON a client sent (``null``, ``true``, ``"x"``), and
     reads back to the same value, as long as it is small."""
@@ -119,7 +121,7 @@ def test_values_in_messages_stay_short_and_printable() -> None:
     assert show(10**400) == "a 1329-bit integer"
     assert show("\x1b[2J\u200b\U000e0001") == '"\\u001b[2J\\u200b\\U000e0001"'
     assert show(list(range(10**6)), width=10**6).endswith("19, ...]")  # the first 20 items, not a million
-    assert show([[[[["deep"]]]]]) == "[[[[...]]]]"
+    assert show([[[[["deep"]]]]]) == "[[[[...]]]]" and show([[[[None]]]]) == "[[[[null]]]]"
     assert show("x" * 100) == '"' + "x" * 39 + "..."
     assert show((1, None), 80) == "[1, null]" and show(1.5) == "1.5"
 

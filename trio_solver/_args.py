@@ -40,8 +40,6 @@ def _notation(value: Any, depth: int) -> str:
     """``value`` in JSON notation where it is JSON's kind of value, else its ``repr`` (nested
     containers beyond a few levels, and items past the first :data:`_ITEMS`, as ``...``, so that the
     picture stays small whatever the value's size)."""
-    if depth > 3:
-        return "..."
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int) and abs(value) >= 10**12:
@@ -50,6 +48,8 @@ def _notation(value: Any, depth: int) -> str:
         return repr(value)
     if isinstance(value, str):
         return '"' + "".join(_char(c) for c in value[:_TEXT]) + "..." * (len(value) > _TEXT) + '"'
+    if depth > 3:
+        return "..."
     if type(value) in (list, tuple):
         parts = [_notation(v, depth + 1) for v in value[:_ITEMS]]
         return "[" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "]"
