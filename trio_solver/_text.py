@@ -33,10 +33,22 @@ __all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
 
-#: One unsafe character (see the module's docstring).
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029"
-                    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff"
-                    "\U0001d173-\U0001d17a\U000e0000-\U000e007f]")
+#: The unsafe characters by kind (see the module's docstring), as inclusive ranges of code points;
+#: :data:`UNSAFE` and :func:`describe` are both built from them.
+_KINDS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
+    ("a control character", ((0x00, 0x1F), (0x7F, 0x9F))),
+    ("a line separator", ((0x2028, 0x2029),)),
+    ("a bidirectional formatting character", ((0x061C, 0x061C), (0x200E, 0x200F), (0x202A, 0x202E),
+                                              (0x2066, 0x2069))),
+    ("an invisible character", ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x115F, 0x1160), (0x180E, 0x180E),
+                                (0x200B, 0x200B), (0x2060, 0x2064), (0x3164, 0x3164), (0xFEFF, 0xFEFF),
+                                (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1D173, 0x1D17A), (0xE0000, 0xE007F))),
+    ("a lone surrogate, which is not Unicode text", ((0xD800, 0xDFFF),)),
+)
+
+#: One unsafe character.
+UNSAFE = re.compile("[" + "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi))) * (hi > lo)
+                                  for _, ranges in _KINDS for lo, hi in ranges) + "]")
 
 #: The variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF): they choose a glyph's style (an
 #: emoji's colour), not a different character.
@@ -60,21 +72,8 @@ def _escaped(c: str) -> str:
 def describe(c: str) -> str:
     """An unsafe character in words, for an error message: ``a control character (\\x1b)``."""
     n = ord(c)
-    if 0xD800 <= n <= 0xDFFF:
-        kind = "a lone surrogate, which is not Unicode text"
-    elif n in (0x2028, 0x2029):
-        kind = "a line separator"
-    elif n in _BIDI:
-        kind = "a bidirectional formatting character"
-    elif n >= 0x100 or n == 0xAD:
-        kind = "an invisible character"
-    else:
-        kind = "a control character"
+    kind = next((kind for kind, ranges in _KINDS if any(lo <= n <= hi for lo, hi in ranges)), "a character")
     return f"{kind} ({_escaped(c)})"
-
-
-#: The bidirectional formatting characters among the unsafe ones.
-_BIDI = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def escape(text: str, keep: str = "") -> str:
