@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import os
+import re
 import random
 import subprocess
 import sys
@@ -400,6 +401,23 @@ def test_3_files_are_never_half_written_with_text_that_is_not_unicode(tmp_path: 
 
     with pytest.raises(RecordError, match=r"cannot write: the text holds a lone surrogate.*\\ud800"):
         write_text(tmp_path / "r.txt", "report of \ud800")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_to_write_must_be_named_by_a_text_path(tmp_path: Path) -> None:
+    """A name that is not a text path (a number, nothing, a NUL, a path object that gives bytes) is refused in
+    one line naming the argument, by the one check every written file goes through."""
+    from trio_solver.files import write_text
+
+    class BytesPath(os.PathLike):  # type: ignore[type-arg]
+        def __fspath__(self) -> bytes:
+            return os.fsencode(tmp_path / "r.txt")
+
+    for bad, shown in ((5, "5"), ("", '""'), ("a\x00b", '"a\\u0000b"'), (BytesPath(), "<")):
+        with pytest.raises(RecordError, match="^path: expected a file name, got " + re.escape(shown)):
+            write_text(bad, "x")
+        with pytest.raises(RecordError, match="^path: expected a file name"):
+            Record.load(FULL).save(bad)
     assert list(tmp_path.iterdir()) == []
 
 

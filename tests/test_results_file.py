@@ -172,7 +172,7 @@ def test_two_runs_cannot_write_one_file(tmp_path: Path) -> None:
 
 
 def test_results_file_in_a_missing_directory(tmp_path: Path) -> None:
-    with pytest.raises(RunError, match="the directory does not exist"):
+    with pytest.raises(RunError, match="no such folder"):
         run_tournament(RULES, BOTS, 3, seed=21, results_file=str(tmp_path / "nope" / "run.jsonl"))
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from ._args import show
 from ._text import describe
-from .errors import RecordError
+from .errors import RecordError, TrioError
 
 __all__ = ["output_target", "write_text", "new_file_mode"]
 
@@ -26,27 +29,28 @@ def new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def output_target(path: str | os.PathLike[str]) -> Path:
+def output_target(path: Any, *, name: str = "path",
+                  error: Callable[[str, str], TrioError] = RecordError) -> Path:
     """The file that writing ``path`` replaces: ``path`` itself, or the file a symbolic link points to (the
-    link stays). Raises :class:`~trio_solver.errors.RecordError` in one line, naming the path, when it is
-    not a file name, a link that loops, a directory or another file that is not a regular one (a device, a
-    pipe), or when its folder is missing: checked before a long job, so that the job's end is not lost."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise RecordError("path", f"expected a file name, got {type(path).__name__}")
-    if not os.fspath(path) or "\x00" in os.fspath(path):
-        raise RecordError("path", f"not a file name: {os.fspath(path)!r:.80}")
-    target = Path(path)
+    link stays). Raises ``error(where, reason)`` (a :class:`~trio_solver.errors.RecordError` unless told
+    otherwise) naming the path, or the argument ``name`` when ``path`` is not a file name at all, when it
+    is a link that loops, a directory or another file that is not a regular one (a device, a pipe), or when
+    its folder is missing: checked before a long job, so that the job's end is not lost."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text or "\x00" in text:
+        raise error(name, f"expected a file name, got {show(path)}")
+    target = Path(text)
     if target.is_symlink():  # the link stays: the file it points to is written
         target = Path(os.path.realpath(target))
         if target.is_symlink():  # realpath stops where links go round in a circle
-            raise RecordError(str(path), "is a symbolic link that loops")
+            raise error(text, "is a symbolic link that loops")
     if target.is_dir():
-        raise RecordError(str(path), "is a directory")
+        raise error(text, "is a directory")
     if target.exists() and not target.is_file():
-        raise RecordError(str(path), "is not a regular file (a device, a pipe or a socket): it is left as it is")
+        raise error(text, "is not a regular file (a device, a pipe or a socket): it is left as it is")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        raise RecordError(str(path), f"no such folder: {parent}")
+        raise error(text, f"no such folder: {parent}")
     return target
 
 

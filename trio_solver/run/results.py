@@ -27,8 +27,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .._args import show
 from ..errors import RunError
+from ..files import output_target
 
 __all__ = ["FORMAT", "ResultsFile"]
 
@@ -58,6 +58,10 @@ def _close_copies_in_child() -> None:
 os.register_at_fork(after_in_child=_close_copies_in_child)
 
 
+def _run_error(where: str, reason: str) -> RunError:
+    return RunError(f"{where}: {reason}")
+
+
 class ResultsFile:
     """An open results file, read back and ready to append to.
 
@@ -71,16 +75,8 @@ class ResultsFile:
 
     def __init__(self, path: str, kind: str, params: dict[str, Any],
                  on_entry: Callable[[int, dict[str, Any]], None], *, command: str | None = None) -> None:
-        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
-        if not isinstance(name, str) or not name or "\x00" in name:
-            raise RunError(f"results_file: expected a file name, got {show(path)}")
-        path = name
-        self.path = path
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            raise RunError(f"{path}: the directory does not exist")
-        if os.path.isdir(path):
-            raise RunError(f"{path}: is a directory, not a results file")
+        output_target(path, name="results_file", error=_run_error)
+        path = self.path = os.fspath(path)
         header = {"format": FORMAT, "kind": kind, "params": params}
         if command is not None:
             header["command"] = command
