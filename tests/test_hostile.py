@@ -93,9 +93,14 @@ def test_error_messages_are_escaped() -> None:
 
 _JSON_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"))
                      | st.sampled_from(' \n\t"\\'), max_size=8)
+
+
+def _json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(inner, max_size=4) | st.dictionaries(_JSON_TEXT, inner, max_size=4)
+
+
 _JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**11, 10**11) | _JSON_TEXT,
-                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_JSON_TEXT, inner, max_size=4),
-                            max_leaves=12)
+                            _json_containers, max_leaves=12)
 
 
 @settings(max_examples=200, deadline=None)
