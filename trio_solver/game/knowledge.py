@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .table import Step, StepReader
+from .table import LoggedStep, logged_steps
 from .reveal import Reveal
 from .view import PlayerView
 
@@ -110,44 +110,41 @@ def _shared_reader() -> PublicReader:
 
 
 class PublicReader:
-    """:func:`public_hands` along a game: each position reads only the events added since the one before.
+    """:func:`public_hands` along a game: each position reads only the steps added since the one before.
 
-    Hand one reader the positions of a game in order (every :meth:`hands` call
-    reads the history of its view; a history that does not continue the one read
-    before is read again from the start), and each event is replayed once, where
-    :func:`public_hands` alone replays the whole history at every position.
+    The steps come from this thread's kept steps (:func:`~trio_solver.game.table.logged_steps`), so the
+    history is replayed once for every reader and for the beliefs' facts alike. Hand one reader the
+    positions of a game in order, and each step is applied to its hands once; a history that does not
+    continue the one read before is read again from the start.
     """
 
     def __init__(self) -> None:
         self._key: tuple[Any, int] | None = None
-        self._reader: StepReader | None = None
+        self._read_steps: tuple[LoggedStep, ...] = ()
         self._hands: list[list[int | None]] = []
-        self._last: list[Step] = []
 
-    def _start(self, view: PlayerView) -> StepReader:
+    def _read(self, view: PlayerView) -> tuple[LoggedStep, ...]:
+        """The steps of ``view``'s history, applied to the hands."""
         rules = view.rules
-        self._key = (rules, view.first_player)
-        self._reader = StepReader(rules, view.first_player)
-        self._hands = [[None] * rules.hand_size for _ in range(rules.players)]
-        self._last = []
-        return self._reader
-
-    def _read(self, view: PlayerView) -> None:
-        reader = self._reader
-        if reader is None or self._key != (view.rules, view.first_player) or not reader.follows(view.events):
-            reader = self._start(view)
+        steps = logged_steps(rules, view.first_player, view.events)
+        done = len(self._read_steps)
+        if (self._key != (rules, view.first_player) or done > len(steps)
+                or (done and steps[done - 1] is not self._read_steps[-1])):
+            self._key = (rules, view.first_player)
+            self._hands = [[None] * rules.hand_size for _ in range(rules.players)]
+            done = 0
+        self._read_steps = ()
         try:
-            self._steps(reader, view)
-        except BaseException:  # a read cut short (a time limit) leaves the hands half done: start again
-            self._reader = None
+            self._apply(steps[done:])
+        except BaseException:  # an apply cut short (an interrupt) leaves the hands half done: start again
+            self._key = None
             raise
+        self._read_steps = steps
+        return steps
 
-    def _steps(self, reader: StepReader, view: PlayerView) -> None:
+    def _apply(self, steps: Sequence[LoggedStep]) -> None:
         hands = self._hands
-        for step in reader.read(view.events):
-            if self._last and self._last[0].event != step.event:
-                self._last = []
-            self._last.append(step)
+        for step in steps:
             if step.swap is not None:
                 for s in step.swap.seats:
                     hands[s] = [None] * len(hands[s])
@@ -167,13 +164,15 @@ class PublicReader:
             return tuple((None,) * n for n in view.sizes)
         return tuple(_sorted_fill(h) for h in self._hands)
 
-    def last_event(self, view: PlayerView) -> list[Step]:
-        """The steps of the last event of ``view``'s history (empty at the start), as :func:`steps`
-        gives them; a step's ``table`` is the replayer now, not after that step."""
-        self._read(view)
-        if not view.events or not self._last or self._last[0].event != len(view.events) - 1:
-            return []
-        return list(self._last)
+    def last_event(self, view: PlayerView) -> list[LoggedStep]:
+        """The steps of the last event of ``view``'s history (empty at the start), as
+        :func:`~trio_solver.game.table.logged_steps` gives them."""
+        steps = self._read(view)
+        last = len(view.events) - 1
+        i = len(steps)
+        while i and steps[i - 1].event == last:
+            i -= 1
+        return list(steps[i:])
 
 
 def _sorted_fill(hand: list[int | None]) -> tuple[int | None, ...]:
