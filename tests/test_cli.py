@@ -240,7 +240,7 @@ def test_seat_options(capsys: pytest.CaptureFixture[str], files: dict[str, Path]
     assert fails(capsys, "advise", "--seat", "none", full) == \
         f"trio-solver: {full}: --seat: advice is for the seat to move, whose hand must be known\n"
     assert fails(capsys, "replay", "--seat", "4", full) == \
-        f"trio-solver: {full}: --seat: expected a seat 0 to 3, none or all, got 4\n"
+        f"trio-solver: {full}: --seat: expected a seat 0 to 3, 'none' (a spectator) or 'all', got 4\n"
 
 
 def test_replay_bad_requests(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:

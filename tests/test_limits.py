@@ -194,13 +194,16 @@ def test_the_engine_bounds_each_request_not_the_session() -> None:
     full, viewer = (json.loads(Path(p).read_text(encoding="utf-8")) for p in (FULL, VIEWER))
     lines = [{"id": 1, "op": "analyse", "record": full, "samples": 10**4, "confidence": 1},  # minutes of playouts
              {"id": 2, "op": "beliefs", "record": viewer},
-             {"id": 3, "op": "analyse", "record": full, "samples": 0}]  # about 0.3 s on an idle core
+             {"id": 3, "op": "analyse", "record": full, "samples": 0},  # about 0.3 s on an idle core
+             {"id": 4, "op": "advise", "record": full, "after": 3, "objective": "game", "samples": 10**5}]
     proc = subprocess.run([sys.executable, "-m", "trio_solver", "--time-limit", "1", "engine"],
                           input="".join(json.dumps(x) + "\n" for x in lines).encode(), capture_output=True,
                           timeout=300)
     out = [json.loads(x) for x in proc.stdout.decode().splitlines()]
-    assert proc.returncode == 0 and [r["id"] for r in out] == [1, 2, 3]
-    assert not out[0]["ok"] and out[0]["error"].endswith("stopped at the time limit of 1 s")
+    assert proc.returncode == 0 and [r["id"] for r in out] == [1, 2, 3, 4]
+    assert not out[0]["ok"] and out[0]["error"] == "analyse: stopped at the time limit of 1 s"
+    # the operation is named, not the step of its work that the limit stopped
+    assert out[3] == {"id": 4, "ok": False, "error": "advise: stopped at the time limit of 1 s"}
     assert out[1] == {"id": 2, "ok": True, "result": handle("beliefs", {"record": viewer})}
     assert out[2]["ok"] and out[2]["result"]["decisions"]
 
@@ -268,7 +271,7 @@ def test_a_bot_past_the_limit_stops_the_game_and_it_is_saved(tmp_path: Path, mon
     save = tmp_path / "game.json"
     status, out, err = _main(["--time-limit", "5", "play", "--players", "3", "--bots", "solver,solver",
                               "--seed", str(seed), "--save", str(save)])
-    assert status == 1 and err.count("\n") == 1 and "stopped at the time limit of 5 s" in err
+    assert status == 1 and err == "trio-solver: bot solver 1: stopped at the time limit of 5 s\n"  # named by the bot
     assert "Stopped." in out and f"Game saved to {save}" in out
     assert Record.load(str(save)).events == ()  # the first decision was a bot's
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from trio_solver import Game, Record, Reveal, Rules, TrioError
-from trio_solver.decide.bots import make_bot
+from trio_solver.decide.bots import BOT_NAMES, make_bot
 from trio_solver.doors.cli import main
 from trio_solver.doors.protocol import MAX_REQUEST_BYTES, OPS, handle, respond
 
@@ -130,7 +130,7 @@ def test_errors_are_the_cli_lines(capsys: pytest.CaptureFixture[str], tmp_path: 
         assert err({"op": op, "record": bad})["error"] == line
     good = doc(ROOT / "examples" / "teams_4p.json")
     for samples in (-1, 10**9, "8", True):
-        assert err({"op": "analyse", "record": good, "samples": samples})["error"].startswith("analyse: samples: expected")
+        assert err({"op": "analyse", "record": good, "samples": samples})["error"].startswith("samples: expected")
     # a contradiction: the same line as the command
     contra = json.loads(json.dumps(rec))
     contra["viewer"]["hand"] = sorted(contra["viewer"]["hand"][:-1] + [4])
@@ -283,6 +283,25 @@ def test_bad_requests_get_one_line_and_their_id(request_: dict[str, Any], needle
     assert needle in resp["error"], resp["error"]
 
 
+def test_argument_errors_name_the_argument_as_the_library_does() -> None:
+    """The protocol's own checks of an argument and the library's read alike: ``key: reason``, the values
+    in JSON's words (``null``, ``"all"``), never the operation's name twice."""
+    full = doc(ROOT / "examples" / "full_deal_4p.json")
+    bots = ", ".join(BOT_NAMES)
+    for request, line in [
+        ({"op": "bot", "record": full, "bot": "nosuch"}, f'bot: unknown bot "nosuch" (known: {bots})'),
+        ({"op": "state", "record": full, "seat": 7}, 'seat: expected a seat 0 to 3, null (a spectator) or "all", got 7'),
+        ({"op": "state", "record": full, "seat": "none"}, 'seat: expected a seat number, null or "all", got a string'),
+        ({"op": "beliefs", "record": full, "seat": 7}, "seat: expected a seat 0 to 3 or null (a spectator), got 7"),
+        ({"op": "beliefs", "record": full, "seat": "x"}, "seat: expected a seat number or null, got a string"),
+        ({"op": "analyze", "record": full, "samples": -1}, "samples: expected 0 to 200000, got -1"),
+        ({"op": "move", "record": full, "reveal": {"lowest": 0}},
+         'reveal: expected a reveal as a string such as "c3" or "c3=10", or a swap {"swap": [a, b], "cards": '
+         '[va, vb] or null}, got an object with the keys ["lowest"]'),
+    ]:
+        assert err(request)["error"] == line
+
+
 def test_every_op_reads_the_arguments_of_its_table_entry() -> None:
     """``OPS`` is the one table of the operations: a request may carry exactly the arguments of its entry,
     and an unknown one is answered by listing them, before any computation."""
@@ -295,7 +314,7 @@ def test_every_op_reads_the_arguments_of_its_table_entry() -> None:
             handle(name, {**request, "extra": 1})
         # reached only once every argument of the entry was read (a reader that asks for an argument
         # outside its entry fails before)
-        assert str(e.value) == f"{name}: 'extra': unknown argument (allowed: {', '.join(sorted(op.args)) or 'none'})"
+        assert str(e.value) == f"'extra': unknown argument (allowed: {', '.join(sorted(op.args)) or 'none'})"
 
 
 def test_unknown_ops_raise_from_handle() -> None:

@@ -1028,14 +1028,22 @@ _OPTION_OF = {"after": "--after", "seat": "--seat", "samples": "--samples", "see
 
 
 def _in_cli_words(e: TrioError) -> str:
-    """The library's message, naming the command-line option where the library names its argument."""
+    """The library's message, naming the command-line option (and the values it takes) where the library
+    names its argument."""
     where = getattr(e, "where", None)
     if isinstance(e, RecordError) and where in _OPTION_OF:
-        return f"{_OPTION_OF[where]}: {e.reason}"
-    name, sep, reason = str(e).partition(": ")
-    if sep and name in _OPTION_OF:
-        return f"{_OPTION_OF[name]}: {reason}"
-    return str(e)
+        name, reason = where, e.reason
+    else:
+        name, sep, reason = str(e).partition(": ")
+        if not sep or name not in _OPTION_OF:
+            return str(e)
+    for library, cli in _CLI_VALUES.get(name, ()):
+        reason = reason.replace(library, cli)
+    return f"{_OPTION_OF[name]}: {reason}"
+
+
+#: Values the library's messages name as the API takes them, as the command line takes them.
+_CLI_VALUES = {"seat": (("null (a spectator)", "'none' (a spectator)"), ('"all"', "'all'"))}
 
 
 def _with_file(args: argparse.Namespace | None, message: str) -> str:

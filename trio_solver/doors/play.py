@@ -203,19 +203,21 @@ def _why_illegal(view: PlayerView, reveal: Reveal) -> str:
 
 
 class _Timed:
-    """A bot each of whose decisions runs under a time limit of its own."""
+    """A bot each of whose decisions runs under a time limit of its own; stopped by it, the error names
+    the bot (``bot expert 1: stopped at the time limit of 2 s``)."""
 
-    def __init__(self, bot: Bot, seconds: float) -> None:
+    def __init__(self, bot: Bot, seconds: float, who: str) -> None:
         self.bot = bot
         self.name = bot.name
         self.seconds = seconds
+        self.who = f"bot {who}"
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        with limits.time_limit(self.seconds):
+        with limits.time_limit(self.seconds), limits.named(self.who):
             return self.bot.choose_reveal(view)
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        with limits.time_limit(self.seconds):
+        with limits.time_limit(self.seconds), limits.named(self.who):
             return self.bot.choose_swap(view)
 
 
@@ -253,7 +255,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     bots: list[Bot] = [person if s == human else make_bot(next(kinds), random.Random(seed * 31 + s))
                        for s in range(rules.players)]
     if time_limit is not None:
-        bots = [b if s == human else _Timed(b, time_limit) for s, b in enumerate(bots)]
+        bots = [b if s == human else _Timed(b, time_limit, seat_names[s]) for s, b in enumerate(bots)]
     stopped: LimitError | None = None
     holder: list[Game] = []
 

@@ -108,7 +108,9 @@ class _Args:
         return self.data.get(key)
 
     def fail(self, key: str, reason: str) -> NoReturn:
-        raise RequestError(f"{self.op}: {key}: {reason}")
+        """Raise the one line ``key: reason``, as the library names its arguments (and the command line
+        its options) in the errors the protocol passes on."""
+        raise RequestError(f"{key}: {reason}")
 
     def record(self) -> Record:
         self._get("record")
@@ -139,8 +141,8 @@ class _Args:
         if allow_all and s == "all":
             return "all"
         if isinstance(s, bool) or not isinstance(s, int):
-            also = ' or "all"' if allow_all else ""
-            self.fail("seat", f"expected a seat number or null{also}, got {_kind(s)}")
+            also = ', null or "all"' if allow_all else " or null"
+            self.fail("seat", f"expected a seat number{also}, got {_kind(s)}")
         return s
 
     def int_(self, key: str, *, minimum: int = 0, maximum: int | None = None, default: int | None = None) -> int | None:
@@ -289,7 +291,9 @@ def _op_move(a: _Args) -> dict[str, Any]:
     a.done()
     if isinstance(move, dict):
         if set(move) - {"swap", "cards"} or "swap" not in move:
-            a.fail("reveal", "a swap is {\"swap\": [a, b], \"cards\": [va, vb] or null}")
+            a.fail("reveal", "expected a reveal as a string such as \"c3\" or \"c3=10\", or a swap "
+                             "{\"swap\": [a, b], \"cards\": [va, vb] or null}, got an object with "
+                             f"the keys {show(sorted(map(str, move)), 60)}")
         return queries.add_swap(record, move["swap"], move.get("cards"))
     if not isinstance(move, str):
         a.fail("reveal", f"expected a reveal such as \"c3\" or \"c3=10\", or a swap object, got {_kind(move)}")
@@ -393,10 +397,12 @@ def handle(op: str, args: dict[str, Any]) -> dict[str, Any]:
     :class:`UnknownOp` for an operation that does not exist."""
     if not isinstance(op, str):
         raise RequestError(f"op: expected an operation name, got {_kind(op)}")
-    entry = OPS.get("analyse" if op == "analyze" else op)
+    name = "analyse" if op == "analyze" else op
+    entry = OPS.get(name)
     if entry is None:
         raise UnknownOp(f"unknown op {show(op, 60)} (known: {', '.join(OPS)})")
-    return entry.run(_Args(op, args, entry.args))
+    with limits.named(name):  # a time limit names the operation, not the step it stopped in
+        return entry.run(_Args(name, args, entry.args))
 
 
 def error_text(e: BaseException) -> str:

@@ -279,7 +279,7 @@ class Record:
         if every_hand and seat == "all":
             return "all"
         if seat is not None and (not is_int(seat) or not 0 <= seat < self.rules.players):  # type: ignore[operator]
-            also = ", none or all" if every_hand else " or none"
+            also = ', null (a spectator) or "all"' if every_hand else " or null (a spectator)"
             raise RecordError("seat", f"expected a seat 0 to {self.rules.players - 1}{also}, got {_show(seat, 40)}")
         assert seat is None or isinstance(seat, int)
         if self.deal is None and seat is not None and (self.viewer is None or seat != self.viewer.seat):
