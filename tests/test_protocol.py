@@ -243,6 +243,7 @@ GOOD = doc(ROOT / "examples" / "full_deal_4p.json")
     ('{"op": "version", "x": NaN}', "NaN"),
     (b"\xff\xfe{}", "UTF-8"),
     ("[" * 100_000 + "]" * 100_000, "nested"),
+    ('{"op": "version", "id": ' + "9" * 5000 + "}", "not valid JSON: an integer of more than 4300 digits"),
 ])
 def test_unreadable_lines(line: str | bytes, needle: str) -> None:
     resp = err(line)

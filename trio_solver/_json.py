@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
@@ -107,6 +108,9 @@ def strict_loads(text: str, what: str = "record") -> Any:
     except RecursionError:
         raise RecordError(what, "JSON nested too deeply") from None
     except ValueError as e:  # duplicate keys, NaN, numbers beyond a float, over-long integers
+        if "integer string conversion" in str(e):  # Python's own words name a setting of Python
+            raise RecordError(what, f"not valid JSON: an integer of more than {sys.get_int_max_str_digits()} "
+                                    "digits") from None
         raise RecordError(what, f"not valid JSON: {e}") from None
     if _MAY_HOLD_SURROGATE.search(text) is not None:
         for place, string in strings(data):
