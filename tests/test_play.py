@@ -14,6 +14,7 @@ from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.game.events import Turn
+from helpers_cli import run_main
 
 
 class ScriptedInput(io.StringIO):
@@ -91,7 +92,9 @@ def test_end_of_input_quits_and_saves(tmp_path: Path) -> None:
     assert not game.over and game.to_move == 1
     rec = Record.load(save)
     assert rec.events == tuple(game.table.finished_events())
-    assert rec.names is not None and rec.names[1] == "you"
+    # "you" at the terminal; in the record, read later by anyone, a name in the third person
+    assert "Turn of memory 1" in stdout.getvalue() or "Your turn" in stdout.getvalue()
+    assert rec.names == ("memory 1", "Player", "random", "memory 2")
 
 
 def test_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
@@ -158,13 +161,15 @@ def test_ctrl_c_saves_like_quit_and_the_end_says_how_to_analyse(tmp_path: Path) 
     seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)
     save = tmp_path / "ctrlc.json"
     stdout = io.StringIO()
-    game = play_terminal(rules, 0, ["memory", "memory"], seed, stdin=InterruptingInput("l0\n"), stdout=stdout,
-                         save=str(save))
+    with pytest.raises(KeyboardInterrupt):  # once the game is saved: the command exits as interrupted (130)
+        play_terminal(rules, 0, ["memory", "memory"], seed, stdin=InterruptingInput("l0\n"), stdout=stdout,
+                      save=str(save))
     text = stdout.getvalue()
     assert "Stopped." in text and f"Game saved to {save}" in text
     assert f"Analyse it: trio-solver analyse {save}" in text
     rec = Record.load(save)
-    assert rec.events == tuple(game.table.finished_events()) and game.turn[0].reveal == Reveal.lowest(0)
+    assert len(rec.events) == 1 and rec.events[0].reveals[0].reveal == Reveal.lowest(0)  # type: ignore[union-attr]
+    assert "You reveal l0" in text
     assert f"Seed {seed}." in text.splitlines()[0]
 
 
@@ -272,3 +277,37 @@ def test_cli_play_prints_a_seed_that_replays(capsys: pytest.CaptureFixture[str],
     assert main(["play", "--players", "3", "--bots", "memory,random", "--seed", str(seed)]) == 0
     again = capsys.readouterr().out
     assert again == first
+
+
+def test_ctrl_c_in_the_command_saves_then_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C is an interruption to the shell (status 130, one line), once the game is saved."""
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)
+    save = tmp_path / "ctrlc.json"
+    monkeypatch.setattr("sys.stdin", InterruptingInput("l0\n"))
+    status, out, err = run_main(["play", "--players", "3", "--seed", str(seed), "--save", str(save), "--delay", "0"])
+    assert (status, err) == (130, "trio-solver: interrupted\n")
+    assert f"Game saved to {save}" in out and Record.load(save).names == ("Player", "memory 1", "memory 2")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert run_main(["play", "--players", "3", "--seed", str(seed), "--delay", "0"])[0] == 0  # 'quit': a normal end
+
+
+def test_a_blank_line_at_the_swap_gives_nothing_away(tmp_path: Path) -> None:
+    """Only 'pass' passes: an Enter typed by mistake asks again; the table after the choices no longer
+    offers the swap moment, and a game the person wins says so in the second person."""
+    rules = Rules(4, teams=True)
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["memory", "memory", "memory"], 3, stdin=io.StringIO("\n\npass\n"),
+                         stdout=stdout)
+    text = stdout.getvalue()
+    assert text.count("Swap moment: your hand is") == 3 and "Your team does not swap" in text
+    after = text[text.index("Your team does not swap"):]
+    assert "swap moment:" not in after.split("Your move")[0]
+    assert not game.events or all(not isinstance(e, Turn) or e.seat != 0 for e in game.events)
+
+
+def test_a_bots_list_of_the_wrong_length_is_counted_in_words() -> None:
+    assert run_main(["play", "--players", "3", "--bots", "memory"]) == \
+        (2, "", "trio-solver: --bots: 1 bot name for the 2 other seats\n")
+    assert run_main(["play", "--players", "4", "--bots", "memory,memory"])[2] == \
+        "trio-solver: --bots: 2 bot names for the 3 other seats\n"

@@ -501,7 +501,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     rules = _table_of(args)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
-        raise UsageError(f"--bots: {len(bots)} bot names for {rules.players} players (one per seat)")
+        raise UsageError(f"--bots: {_count_of(len(bots), 'bot name')} for {rules.players} players (one per seat)")
     _check_backend_args(args)
     on_game = None
     if args.save:
@@ -596,13 +596,18 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
                          "HOST:PORT; default: start a private local Ray instance")
 
 
+def _count_of(n: int, thing: str) -> str:
+    """``1 bot name``, ``2 bot names``."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def cmd_play(args: argparse.Namespace) -> str:
     rules = _table_of(args)
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
     if len(bots) != rules.players - 1:
-        raise UsageError(f"--bots: {len(bots)} bot names for the {rules.players - 1} other seats")
+        raise UsageError(f"--bots: {_count_of(len(bots), 'bot name')} for the {_count_of(rules.players - 1, 'other seat')}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:

@@ -16,9 +16,15 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
+
+try:  # line editing and history at the prompts (Left, Right, Up); POSIX only
+    import readline  # noqa: F401 - imported for its effect on input()
+except ImportError:  # pragma: no cover - a platform without GNU readline or libedit
+    pass
 
 from .. import limits
 from .._args import show
@@ -46,19 +52,27 @@ HELP = """Commands:
   hint      the advisor's answer for this moment
   table     draw the table again
   help      this text
-  quit      stop (the game so far is saved); end of input and Ctrl-C too"""
+  quit      stop (the game so far is saved); end of input too, and Ctrl-C (exit status 130)"""
 
 SWAP_HELP = """Swap moment: you and your partner each give the other one card, secretly.
   <value>   give a card of that value, e.g. 7
-  pass      do not swap (the swap happens only if both partners give a card)
+  pass      do not swap this time (the swap happens only if both partners give a card)
   hint      the card the advisor would give
   table     draw the table again
   help      this text
   quit      stop (the game so far is saved)"""
 
 
+#: The person's name in a saved record when no names were given (at the terminal it is "you").
+PLAYER = "Player"
+
+
 class QuitGame(Exception):
-    """The person asked to stop (``quit``, end of input or Ctrl-C)."""
+    """The person asked to stop (``quit``, end of input or Ctrl-C: ``interrupted``)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__("interrupted" if interrupted else "quit")
+        self.interrupted = interrupted
 
 
 def bot_display_names(kinds: Sequence[str]) -> list[str]:
@@ -85,16 +99,26 @@ class HumanBot:
         while True:
             if discard_typeahead(self.stdin):
                 self.out("  (what you typed before this prompt was dropped: read the table first)")
-            self.out(prompt)
             try:
-                line = self.stdin.readline()
+                line = self._line(prompt)
             except KeyboardInterrupt:
-                raise QuitGame from None
+                raise QuitGame(interrupted=True) from None
             if not line:
                 raise QuitGame
             if not any("\ud800" <= c <= "\udfff" for c in line):
                 return line.strip()  # as typed: a message quotes it so; commands are compared in lower case
             self.out("  that was not UTF-8 text: type it again")  # bytes the terminal's encoding cannot read
+
+    def _line(self, prompt: str) -> str:
+        """One line typed after ``prompt`` (empty at the end of input). At a terminal, through
+        :func:`input`, whose line editing and history the ``readline`` module gives."""
+        if self.stdin is sys.stdin and self.stdin.isatty() and sys.stdout.isatty():
+            try:
+                return input(escape(prompt)) + "\n"
+            except EOFError:
+                return ""
+        self.out(prompt)
+        return self.stdin.readline()
 
     def table(self, view: PlayerView) -> str:
         """The table as this seat knows it."""
@@ -141,7 +165,9 @@ class HumanBot:
             typed = self._read(f"Swap moment: your hand is {list(hand)}. Card to give {who} (a value), "
                                f"'pass', 'hint' or 'help' > ")
             text = typed.lower()
-            if text in ("pass", "", "no", "none"):
+            if not text:
+                continue  # a line typed by mistake gives nothing away: only 'pass' passes
+            if text in ("pass", "no", "none"):
                 return None
             if text in ("quit", "exit", "q"):
                 raise QuitGame
@@ -228,7 +254,9 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     """Play one game: seat ``human`` reads ``stdin``; the other seats are bots of the kinds ``bot_names``.
 
     Returns the game as it stands at the end or when the person stopped; with
-    ``save`` it is written there as a record (also when stopped). ``delay`` is
+    ``save`` it is written there as a record (also when stopped; without ``names`` the person is
+    :data:`PLAYER` there, "you" at the terminal). A Ctrl-C stops the game as ``quit`` does, then
+    :class:`KeyboardInterrupt` is raised again, once the game is saved. ``delay`` is
     the pause after each bot reveal, in seconds. ``names`` (one per seat, checked as a record's
     names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
     ``time_limit`` (seconds) bounds each bot decision, not the person's: a bot that runs past it
@@ -250,6 +278,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     else:
         others = iter(display)
         seat_names = ["you" if s == human else next(others) for s in range(rules.players)]
+    record_names = [PLAYER if s == human and not names else n for s, n in enumerate(seat_names)]
     person = HumanBot(stdin, out, seat_names)
     kinds = iter(bot_names)
     bots: list[Bot] = [person if s == human else make_bot(next(kinds), random.Random(seed * 31 + s))
@@ -257,6 +286,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     if time_limit is not None:
         bots = [b if s == human else _Timed(b, time_limit, seat_names[s]) for s, b in enumerate(bots)]
     stopped: LimitError | None = None
+    interrupted = False
     holder: list[Game] = []
 
     def on_start(game: Game) -> None:
@@ -283,7 +313,8 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         if not game.turn:
             out("")
             out("Your turn:" if game.to_move == human else f"Turn of {seat_names[game.to_move]}:")
-            out(render_frame(seen_frame(game.view(human)), seat_names, human))
+            # every team has made its choice of this swap moment by now: the table does not offer it again
+            out(render_frame({**seen_frame(game.view(human)), "swap_open": []}, seat_names, human))
 
     def on_reveal(game: Game) -> None:
         if game.turn:
@@ -309,19 +340,25 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         out("Stopped.")
         if isinstance(e, LimitError):
             stopped = e
+        interrupted = isinstance(e, KeyboardInterrupt) or (isinstance(e, QuitGame) and e.interrupted)
     game = holder[0]
     out("")
     out(render_frame(frame(game, "all"), seat_names))
     if game.winner is not None:
         team = [s for t in rules.teams_of_seats if game.winner in t for s in t] if rules.teams else [game.winner]
-        who = " & ".join(seat_names[s] for s in team)
-        out(f"{who} win{'s' if len(team) == 1 else ''}" + (" - well played!" if human in team else "."))
+        if human in team:
+            out(" & ".join(["You"] + [seat_names[s] for s in team if s != human]) + " win - well played!")
+        else:
+            out(" & ".join(seat_names[s] for s in team) + (" wins." if len(team) == 1 else " win."))
     if save:
-        Record.from_game(game, names=seat_names).save(save)
+        # the record is read later, by anyone: the person is named in the third person there
+        Record.from_game(game, names=record_names).save(save)
         out(f"Game saved to {save}")
         out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
     else:
         out("(Use --save FILE to keep the game and analyse it with 'trio-solver analyse FILE'.)")
     if stopped is not None:
         raise stopped
+    if interrupted:
+        raise KeyboardInterrupt  # the game is saved; a Ctrl-C still ends the command as an interruption
     return game

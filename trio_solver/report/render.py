@@ -199,21 +199,23 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
     width = max(len(seat_name(h["seat"], names)) for h in fr["hands"])
     marked = False
+    rows = []
     for h in fr["hands"]:
         s = h["seat"]
-        who = seat_name(s, names).ljust(width)
         cards_known = h["cards"] if h["cards"] is not None else [None] * h["size"]
         public = h.get("public") or [False] * len(cards_known)
         up = h.get("up") or [False] * len(cards_known)
-        own = viewer == s
-        texts = [_card_text(v, p, u, own) for v, p, u in zip(cards_known, public, up)]
+        texts = [_card_text(v, p, u, viewer == s) for v, p, u in zip(cards_known, public, up)]
         marked = marked or any(t.endswith("^") for t in texts)
-        cards = "[" + " ".join(texts) + "]"
+        rows.append((s, "[" + " ".join(texts) + "]"))
+    cards_width = max(len(cards) for _, cards in rows)  # the hands' columns line up, and no wider
+    for s, cards in rows:
+        who = seat_name(s, names).ljust(width)
         team = f"  team {'+'.join(map(str, teams[team_of[s]]))}" if s in team_of else ""
         trios = fr["trios"][s]
         mark = "  <- to move" if fr["winner"] is None and fr["to_move"] == s else ""
         mark = "  <- WINNER" if fr["winner"] == s else mark
-        lines.append(f"  {who}  {cards:<30} trios: {_trio_text(fr, trios)}{team}{mark}")
+        lines.append(f"  {who}  {cards:<{cards_width}}  trios: {_trio_text(fr, trios)}{team}{mark}")
     if teams:
         for sd in fr["sides"]:
             lines.append(f"  team {'+'.join(map(str, sd['seats']))}: trios {_trio_text(fr, sd['trios'])}; "
@@ -232,5 +234,6 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
     if marked:
         lines.append("  (^: your card that every player knows)")
     if fr["swap_open"]:
-        lines.append("  swap moment for " + ", ".join(str(t) for t in fr["swap_open"]))
+        lines.append("  swap moment: " + "; ".join(" & ".join(seat_name(s, names) for s in t) for t in fr["swap_open"])
+                     + " may swap before the first reveal")
     return "\n".join(lines)
