@@ -303,6 +303,14 @@ def test_play_with_a_limit_loads_the_kernel_before_the_first_bot_decides(monkeyp
         else:
             assert calls[0] == "kernel loaded" and calls.count("kernel loaded") == 1 and "bot decides" in calls
 
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    calls.clear()  # a person at a terminal: loaded (or built) before the deal, not while a bot or a hint waits
+    play.play_terminal(rules, 0, ["solver", "solver"], seed, stdin=Terminal(""), stdout=io.StringIO())
+    assert calls == ["kernel loaded"]
+
 
 def test_an_analysis_stopped_by_its_time_limit_names_the_analysis() -> None:
     """The step that ran out of time (`advise for the game`, `beliefs`) is the analysis a person asked for;

@@ -877,7 +877,7 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
 
 
 #: What a person at a terminal reads while the playout kernel is built for their machine.
-COMPILE_NOTICE = f"{PROG}: building the playout kernel for this machine (once, about a minute)"
+COMPILE_NOTICE = f"{PROG}: building the playout kernel for this machine (about a minute; kept for later runs)"
 
 
 @contextlib.contextmanager

@@ -261,12 +261,14 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
     names are: :class:`~trio_solver.errors.RecordError` for a bad one) replaces the default names.
     ``time_limit`` (seconds) bounds each bot decision, not the person's: a bot that runs past it
     stops the game as the person's ``quit`` does (the game so far shown and saved), then its
-    :class:`~trio_solver.errors.LimitError` is raised. With a limit the compiled playout kernel is
-    loaded before the deal (:func:`~trio_solver.doors.queries.warm_up`), so that the first bot to
-    decide does not pay for it.
+    :class:`~trio_solver.errors.LimitError` is raised. With a limit, or with a terminal as ``stdin``,
+    the compiled playout kernel is loaded (on a machine's first run, built) before the deal
+    (:func:`~trio_solver.doors.queries.warm_up`), so that no bot's decision or hint waits for it.
     Every line written is escaped as :func:`trio_solver._text.escape` does.
     """
     queries.warm_up_for(time_limit)
+    if time_limit is None and stdin.isatty():  # a person at a terminal: no build of the kernel mid-game
+        queries.warm_up()
 
     def out(text: str) -> None:
         stdout.write(escape(text, keep="\n") + "\n")

@@ -387,7 +387,7 @@ class _Pool:
         if await self.wait_ready(WARM_NOTICE):
             return
         self.building = True
-        _LOG.warning("building the playout kernel for this machine (once, about a minute); until it is "
+        _LOG.warning("building the playout kernel for this machine (about a minute; kept for later runs); until it is "
                      "ready the service answers 503 (starting)")
         if await self.wait_ready(WARM_SECONDS):
             _LOG.warning("the playout kernel is ready")
