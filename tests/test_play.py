@@ -311,3 +311,16 @@ def test_a_bots_list_of_the_wrong_length_is_counted_in_words() -> None:
         (2, "", "trio-solver: --bots: 1 bot name for the 2 other seats\n")
     assert run_main(["play", "--players", "4", "--bots", "memory,memory"])[2] == \
         "trio-solver: --bots: 2 bot names for the 3 other seats\n"
+
+
+def test_a_hint_where_no_reveal_can_go_on_says_so() -> None:
+    """Mid-turn, when no place can show the value face up, the plan says the turn fails, not "any other
+    value (100%)" after an empty list (a position reached at the terminal: seed 5, c3 shows a 9 whose
+    copies are all accounted for)."""
+    stdout = io.StringIO()
+    play_terminal(Rules(3), 0, ["memory", "memory"], 5, stdin=io.StringIO("h1\nh0\nh2\nc3\nhint\nquit\n"),
+                  stdout=stdout)
+    lines = stdout.getvalue().splitlines()
+    best = next(i for i, line in enumerate(lines) if line.startswith("Best: "))
+    assert "trio chance 0.0%" in lines[best]
+    assert lines[best + 1] == "  it cannot show the value face up: the turn fails whatever it shows"

@@ -40,7 +40,8 @@ def plan_lines(e: Evaluation, shown: int = 0, wins: Collection[int] = ()) -> lis
     if shown:
         rest = 1.0 - sum(st.probability for st in e.plan)
         if rest > 1e-9:
-            lines.append(f"any other value ({percent(rest)}): the turn fails")
+            lines.append(f"any other value ({percent(rest)}): the turn fails" if lines else
+                         "it cannot show the value face up: the turn fails whatever it shows")
     return lines
 
 
