@@ -199,6 +199,8 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
         assert label == d.to_json()["verdict"]
         if d.played == d.best:  # the best reveal played: never "perhaps" worse
             assert label == (d.label or "") or not d.scored
+        elif d.scored and d.loss_low is not None and d.loss_low <= 1e-12:  # not told apart from 0: no alarm
+            assert label == "within noise" and d.within_noise
         elif d in unsure:
             worse = label_for(d.loss_high or 0.0, GAME_THRESHOLDS)
             if worse is not None and worse != d.label:

@@ -180,14 +180,14 @@ class Decision:
     @property
     def verdict(self) -> str:
         """The verdict in words, the same in every view (tables, key moments, the board, the report):
-        the label; ``"inaccuracy (perhaps a blunder)"`` or ``"perhaps a mistake"`` when the playouts
-        stopped before it was sure and the upper end of the loss reaches a worse label (never for the best
-        reveal played); ``"within noise"``
-        when the loss is not told apart from 0; ``"clear choice"`` (the one sensible reveal) or ``"no
+        the label; ``"within noise"`` when the loss is not told apart from 0 (its interval reaches 0, however
+        far up it goes: no better reveal is named); ``"inaccuracy (perhaps a blunder)"`` or ``"perhaps a
+        mistake"`` when the loss is told apart from 0, the playouts stopped before its label was sure and the
+        upper end of the loss reaches a worse label (never for the best reveal played); ``"clear choice"`` (the one sensible reveal) or ``"no
         choice"`` when not scored; ``""`` for a decision with no label."""
         if not self.scored:
             return "clear choice" if self.options > 1 else "no choice"
-        if self.within_noise and self.sure:
+        if self.within_noise:
             return "within noise"
         label = self.label or ""
         if self.played == self.best:  # the best reveal was played: no doubt to cast on it
