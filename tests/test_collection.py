@@ -86,6 +86,35 @@ def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) ->
     assert player_names(Record.from_json(doc)) == (f"{composed} (seat 0)", f"{decomposed} (seat 1)", "Cat")
 
 
+def test_unnamed_seats_unfinished_games_and_the_method_are_told(games: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Two records without names are not one set of players ("seat 0" of one game is not "seat 0" of
+    another); a game cut before its end is counted as unfinished, neither won nor lost; the summary says how
+    the games were judged; a file that cannot be read is named once; --all belongs to one game."""
+    for i in (0, 1):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        del doc["names"]
+        (tmp_path / f"n{i}.json").write_text(json.dumps(doc))
+    cut = json.loads((games / "g2.json").read_text())
+    cut["events"] = cut["events"][:4]
+    (tmp_path / "cut.json").write_text(json.dumps(cut))
+    (tmp_path / "empty.json").write_text("")
+    c = analyse_files(record_paths([str(tmp_path)]), samples=0)
+    totals = {t.name: t for t in c.players()}
+    assert {"seat 0 in n0.json", "seat 0 in n1.json"} <= set(totals) and "seat 0" not in totals
+    assert all(t.games == 1 for name, t in totals.items() if name.startswith("seat "))
+    cut_players = [t for t in totals.values() if t.unfinished]
+    assert sorted(t.name for t in cut_players) == sorted(cut["names"]) and all(t.wins == 0 for t in cut_players)
+    assert c.judged_by == analyse(Record.load(games / "g0.json"), samples=0).judged_by_text()
+    assert main(["analyse", str(tmp_path), "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 games analysed (1 unfinished: neither won nor lost), 1 file skipped\n"
+                          f"Judged by: {c.judged_by}\n")
+    assert f"skipped {tmp_path / 'empty.json'}: the file is empty" in out and out.count("empty.json") == 1
+    assert main(["analyse", str(tmp_path), "--quick", "--all"]) == 2
+    assert "--all is for one game" in capsys.readouterr().err
+
+
 def test_workers_give_the_same_results(games: Path) -> None:
     paths = record_paths([str(games)])
     one = analyse_files(paths, samples=2, seed=1, workers=1)

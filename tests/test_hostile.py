@@ -348,13 +348,13 @@ def test_16_dangling_looping_and_odd_entries_are_listed_as_skipped(tmp_path: Pat
         "fifo.json": "not a record file: a FIFO, device or socket",
     }
     status, out, _ = _main(["analyse", str(tmp_path), "--quick"])
-    assert status == 0 and "1 games analysed, 4 files skipped" in out
+    assert status == 0 and "1 game analysed, 4 files skipped" in out
     assert out.count("  skipped ") == 4
 
 
 def test_collection_text_and_csv_of_outcomes() -> None:
     c = Collection([GameOutcome("x\x1b.json", None, "bad \x07")])
-    assert c.csv().splitlines() == ["name,games,wins,decisions,accuracy,average_loss,inaccuracies,mistakes,blunders"]
+    assert c.csv().splitlines() == ["name,games,wins,unfinished,decisions,accuracy,average_loss,inaccuracies,mistakes,blunders"]
     assert "skipped x\x1b.json" in c.text()  # raw in the library; the command escapes its whole output
 
 

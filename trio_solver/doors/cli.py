@@ -418,6 +418,8 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
             raise UsageError(f"{p}: no such file or directory")
     if args.html:
         raise UsageError("--html is for one game; with a collection use --reports DIR")
+    if args.all:
+        raise UsageError("--all is for one game; with a collection use --reports DIR (every reveal of each game)")
     files = record_paths(paths)
     if not files:
         raise UsageError(f"{', '.join(paths)}: no .json record files")

@@ -323,15 +323,17 @@ class Analysis:
     def result(self) -> str:
         """One line: who won, or that the game is unfinished."""
         p = self.players
+        turns = f"{self.turns} turn{'' if self.turns == 1 else 's'}"
         if self.winner is None:
             who = f"; {p[self.to_move]} to move" if self.to_move is not None and p else ""
-            return f"unfinished after {self.turns} turns{who}"
+            return f"unfinished after {turns}{who}"
         trios = [v for (_, _, s, v) in self.trios if s in self.winners]
-        what = f"with the trios of {', '.join(map(str, trios))}" if trios else ""
+        what = (f"with the trio of {trios[0]}s " if len(trios) == 1 else
+                f"with the trios of {', '.join(f'{v}s' for v in trios)} " if trios else "")
         if len(self.winners) > 1:
             team = " & ".join(p[s] for s in self.winners)
-            return f"team {team} wins {what} after {self.turns} turns ({p[self.winner]} took the last trio)"
-        return f"{p[self.winner]} wins {what} after {self.turns} turns"
+            return f"team {team} wins {what}after {turns} ({p[self.winner]} took the last trio)"
+        return f"{p[self.winner]} wins {what}after {turns}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -368,13 +370,16 @@ class Analysis:
         mode = f"{r.get('players', len(self.players))} players, {r.get('mode', '?')}"
         if self.teams and len(self.teams[0]) > 1:
             mode += ", teams " + " vs ".join(" & ".join(self.players[s] for s in t) for t in self.teams)
-        if self.judged_by == "game":
-            how = (f"Judged by: the loss in the mover's chance to win the game (up to {self.samples} playouts "
-                   f"per reveal, until each label is clear at {self.confidence:.0%} confidence; seed {self.seed}); "
-                   "turn-level chances as columns")
-        else:
-            how = "Judged by: the chances of this turn (trio chance + win now), not the whole game"
+        how = "Judged by: " + self.judged_by_text() + ("; turn-level chances as columns" if self.judged_by == "game" else "")
         return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how])
+
+    def judged_by_text(self) -> str:
+        """How the decisions were judged, in words: ``the loss in the mover's chance to win the game (up to
+        256 playouts per reveal, ...; seed 0)`` or ``the chances of this turn ...``."""
+        if self.judged_by == "game":
+            return (f"the loss in the mover's chance to win the game (up to {self.samples} playouts per reveal, "
+                    f"until each label is clear at {self.confidence:.0%} confidence; seed {self.seed})")
+        return "the chances of this turn (trio chance + win now), not the whole game"
 
     def summary_text(self) -> str:
         """The per-player table."""

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from .parallel import run_tasks
 from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from .._text import csv_cell, name_key
+from .._text import csv_cell, escape, name_key
 from ..errors import TrioError
 from ..game.record import Record
 
@@ -71,6 +71,8 @@ class GameOutcome:
     path: str
     analysis: Analysis | None
     error: str | None = None
+    named: bool = True
+    """Whether the record names its players; an unnamed seat (``seat 2``) is a player of this file only."""
 
 
 def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
@@ -83,9 +85,10 @@ def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
         record = Record.load(path)
         if not record.known_seats():
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
-        return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence))
-    except TrioError as e:
-        return GameOutcome(path, None, str(e))
+        return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence),
+                           named=record.names is not None)
+    except TrioError as e:  # the file is named once, by the note that lists it
+        return GameOutcome(path, None, str(e).removeprefix(f"{escape(path)}: "))
     except OSError as e:
         reason = e.strerror or str(e)
         if os.path.islink(path):
@@ -100,6 +103,8 @@ class PlayerTotals:
     name: str
     games: int = 0
     wins: int = 0
+    unfinished: int = 0
+    """Games of ``games`` that stopped before anyone won (neither won nor lost)."""
     decisions: int = 0
     accurate: int = 0
     loss_sum: float = 0.0
@@ -117,7 +122,8 @@ class PlayerTotals:
         return self.loss_sum / self.decisions if self.decisions else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "games": self.games, "wins": self.wins, "decisions": self.decisions,
+        return {"name": self.name, "games": self.games, "wins": self.wins, "unfinished": self.unfinished,
+                "decisions": self.decisions,
                 "accuracy": self.accuracy, "average_loss": self.average_loss,
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes, "blunders": self.blunders}
 
@@ -127,6 +133,8 @@ class Collection:
     """The games of a collection and the totals per player name."""
 
     outcomes: list[GameOutcome] = field(default_factory=list)
+    judged_by: str = ""
+    """How every game was judged, in words (:meth:`~trio_solver.report.analysis.Analysis.judged_by_text`)."""
 
     @property
     def analysed(self) -> list[GameOutcome]:
@@ -138,16 +146,18 @@ class Collection:
 
     def players(self) -> list[PlayerTotals]:
         """Totals per player name, most games first, then by name; two names that look the same (the same
-        :func:`~trio_solver._text.name_key`) are one player, under the spelling met first."""
+        :func:`~trio_solver._text.name_key`) are one player, under the spelling met first. The seats of a
+        record without names are players of that file only (``seat 2 in g.json``)."""
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
             a = o.analysis
             assert a is not None
             for s in a.seats:
-                name = a.players[s.seat]
-                t = totals.setdefault(name_key(name), PlayerTotals(name))
+                name = a.players[s.seat] if o.named else f"{a.players[s.seat]} in {os.path.basename(o.path)}"
+                t = totals.setdefault(name_key(name) if o.named else "\0" + o.path + name, PlayerTotals(name))
                 t.games += 1
                 t.wins += int(s.won)
+                t.unfinished += int(a.winner is None)
                 scored = [d for d in a.decisions if d.seat == s.seat and d.scored]
                 t.decisions += len(scored)
                 t.accurate += s.accurate
@@ -160,6 +170,7 @@ class Collection:
     def to_json(self) -> dict[str, Any]:
         return {
             "games": len(self.analysed),
+            "judged_by": self.judged_by,
             "players": [t.to_json() for t in self.players()],
             "files": [{"path": o.path, "result": o.analysis.result() if o.analysis else None,
                        "error": o.error} for o in self.outcomes],
@@ -171,10 +182,10 @@ class Collection:
         so that a spreadsheet shows it as text instead of running it."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["name", "games", "wins", "decisions", "accuracy", "average_loss",
+        w.writerow(["name", "games", "wins", "unfinished", "decisions", "accuracy", "average_loss",
                     "inaccuracies", "mistakes", "blunders"])
         for t in self.players():
-            w.writerow([csv_cell(t.name), t.games, t.wins, t.decisions,
+            w.writerow([csv_cell(t.name), t.games, t.wins, t.unfinished, t.decisions,
                         "" if t.accuracy is None else f"{t.accuracy:.4f}",
                         "" if t.average_loss is None else f"{t.average_loss:.4f}",
                         t.inaccuracies, t.mistakes, t.blunders])
@@ -183,15 +194,21 @@ class Collection:
     def text(self) -> str:
         players = self.players()
         w = max([len(t.name) for t in players] + [6])
-        lines = [f"{len(self.analysed)} games analysed"
-                 + (f", {len(self.failed)} files skipped" if self.failed else "")]
-        lines.append(f"  {'player':<{w}}  {'games':>5}  {'wins':>4}  {'choices':>7}  {'accuracy':>8}  "
+        n, unfinished = len(self.analysed), sum(o.analysis.winner is None for o in self.analysed if o.analysis)
+        lines = [f"{n} game{'' if n == 1 else 's'} analysed"
+                 + (f" ({unfinished} unfinished: neither won nor lost)" if unfinished else "")
+                 + (f", {len(self.failed)} file{'' if len(self.failed) == 1 else 's'} skipped" if self.failed else "")]
+        if self.judged_by:
+            lines.append(f"Judged by: {self.judged_by}")
+        lines.append("Choices: reveals that were a real choice. Accuracy: the share of them with no label and a "
+                     "small loss. Avg loss: the mean loss per choice.")
+        lines.append(f"  {'player':<{w}}  {'games':>5}  {'wins':>4}  {'unfin.':>6}  {'choices':>7}  {'accuracy':>8}  "
                      f"{'avg loss':>8}  {'inacc.':>6}  {'mistakes':>8}  {'blunders':>8}")
         for t in players:
             acc = "-" if t.accuracy is None else f"{t.accuracy:.0%}"
-            loss = "-" if t.average_loss is None else f"{t.average_loss:.3f}"
-            lines.append(f"  {t.name:<{w}}  {t.games:>5}  {t.wins:>4}  {t.decisions:>7}  {acc:>8}  {loss:>8}  "
-                         f"{t.inaccuracies:>6}  {t.mistakes:>8}  {t.blunders:>8}")
+            loss = "-" if t.average_loss is None else f"{t.average_loss:.1%}"
+            lines.append(f"  {t.name:<{w}}  {t.games:>5}  {t.wins:>4}  {t.unfinished:>6}  {t.decisions:>7}  "
+                         f"{acc:>8}  {loss:>8}  {t.inaccuracies:>6}  {t.mistakes:>8}  {t.blunders:>8}")
         for o in self.failed:
             lines.append(f"  skipped {o.path}: {o.error}")
         return "\n".join(lines)
@@ -212,6 +229,8 @@ def analyse_files(paths: Sequence[str], *, workers: int | None = None,
 
     def done(outcome: GameOutcome) -> None:
         out.outcomes.append(outcome)
+        if outcome.analysis is not None and not out.judged_by:
+            out.judged_by = outcome.analysis.judged_by_text()
         if progress is not None:
             progress(len(out.outcomes), len(paths))
 
