@@ -158,3 +158,18 @@ def test_progress_counts_every_position() -> None:
     calls.clear()
     quick = analyse(record, lambda d, t: calls.append((d, t)), samples=0)
     assert calls == [(k, len(quick.decisions)) for k in range(1, len(quick.decisions) + 1)] and not quick.curve
+
+
+def test_moments_say_why_and_call_luck_only_a_less_likely_trio(short_game: tuple[Record, object]) -> None:
+    """A better reveal with a smaller trio chance now is explained by the game; a trio is luck only when the
+    reveal played made it less likely than the best would have (not merely when the game judged it poorly)."""
+    _, a = short_game
+    decisions = a.decisions  # type: ignore[attr-defined]
+    for m in a.moments:  # type: ignore[attr-defined]
+        if m.kind == "decision":
+            d = decisions[m.decision]
+            assert ("a smaller chance of a trio now" in m.text) == (d.p_trio_best < d.p_trio_played - 1e-9)
+        else:
+            luck = [d for d in decisions if d.event == m.event and d.label is not None
+                    and d.p_trio_played < d.p_trio_best - 1e-9]
+            assert ("luck, not skill" in m.text) == bool(luck)

@@ -51,7 +51,7 @@ loss        label
 Accuracy is the share of scored decisions with no label and a loss below
 0.01 by the turn, or below 0.02 (or not told apart from 0 at the confidence) by the game; ``None`` for
 a seat that had no real choice. A trio taken in a turn whose own decision was
-labelled is told as luck, not skill. In team play a win belongs to the team;
+labelled, and whose reveal made the trio less likely than the best one, is told as luck, not skill. In team play a win belongs to the team;
 swap choices are not judged.
 """
 
@@ -722,8 +722,10 @@ def _reason(d: Decision) -> str:
             f"{d.played} {chance(d.p_trio_played, d.p_win_played)}")
     if d.p_game_played is None or d.p_game_best is None:
         return turn
+    why = ("; a smaller chance of a trio now, but the better game as the playouts play it on (what a failed "
+           "turn shows the next players counts too)" if d.p_trio_best < d.p_trio_played - 1e-9 else "")
     return (f"{d.best} kept {article(_pct(d.p_game_best))} {_pct(d.p_game_best)} chance to win the game, "
-            f"{d.played} {_pct(d.p_game_played)} (this turn: {turn})")
+            f"{d.played} {_pct(d.p_game_played)} (this turn: {turn}){why}")
 
 
 def _verdict(d: Decision) -> str:
@@ -747,8 +749,9 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:
-        # luck: a poor decision of the turn that needed the cards to fall right (not a certain trio)
-        poor = [d for d in decisions if d.event == k and d.label is not None and d.p_trio_played < 1 - 1e-9]
+        # luck: a poor decision of the turn that made the trio less likely than the best reveal would have
+        poor = [d for d in decisions if d.event == k and d.label is not None
+                and d.p_trio_played < min(d.p_trio_best, 1.0) - 1e-9]
         wins = record.winner == seat and k == last
         if not (poor or wins):
             continue
