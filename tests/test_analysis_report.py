@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from trio_solver.report.analysis import GAME_THRESHOLDS, ONLY_OPTION, analyse, label_for, player_names
-from trio_solver.report.analysis_html import embed_json
+from trio_solver.report.analysis_html import _WIDE, _mover_chance, embed_json
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
 from trio_solver.game.state import Game
@@ -214,3 +214,15 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
         elif not d.scored:
             assert label == ("clear choice" if d.options > 1 else "no choice")
     assert perhaps  # some open labels may be worse
+    # a reveal not played out that makes a trio for certain sits at the mover's chance after its turn on the
+    # chart (what the turn comes to is known), not at the chance before it
+    chart = page.split('<svg id="chart"')[1].split("</svg>")[0]
+    sure = [i for i, d in enumerate(by_game.decisions) if d.p_game_played is None and d.p_trio_played >= 1 - 1e-9]
+    assert sure
+    for i in sure:
+        d = by_game.decisions[i]
+        after = next(c for c in by_game.curve if c.decisions > i)
+        dot = chart.split(f'data-i="{i}"')[1].split("</g>")[0]
+        cy = float(dot.split('cy="')[1].split('"')[0])
+        assert cy == round(_WIDE.y(after.win_chance[d.seat]), 1)
+    assert _mover_chance(by_game, by_game.decisions[sure[0]], 1.0, 1.0) == 1.0  # a certain win: at the top

@@ -349,9 +349,17 @@ document.querySelectorAll('[data-pick]').forEach(el => {
 """
 
 
-def _mover_chance(a: Judged, d: Any) -> float:
-    """The mover's last chance to win on the curve before decision ``d`` (for reveals not played out)."""
+def _mover_chance(a: Judged, d: Any, p_win: float, p_trio: float) -> float:
+    """For a reveal not played out: 1 when it wins the game for certain (``p_win``, its chance to win this
+    turn); the mover's chance on the curve after the turn when it makes a trio for certain (``p_trio``: what
+    the turn comes to is then known); else the mover's chance on the curve before decision ``d``."""
+    if p_win >= 1 - 1e-9:
+        return 1.0
     i = a.decisions.index(d)
+    if p_trio >= 1 - 1e-9:
+        after = [c for c in a.curve if c.decisions > i]
+        if after:
+            return float(after[0].win_chance[d.seat])
     before = [c for c in a.curve if c.decisions <= i]
     return before[-1].win_chance[d.seat] if before else 0.0
 
@@ -359,13 +367,13 @@ def _mover_chance(a: Judged, d: Any) -> float:
 def _played_y(a: Judged, d: Any) -> float:
     if a.judged_by != "game":
         return float(d.p_trio_played)
-    return float(d.p_game_played) if d.p_game_played is not None else _mover_chance(a, d)
+    return float(d.p_game_played) if d.p_game_played is not None else _mover_chance(a, d, d.p_win_played, d.p_trio_played)
 
 
 def _best_y(a: Judged, d: Any) -> float:
     if a.judged_by != "game":
         return float(d.p_trio_best)
-    return float(d.p_game_best) if d.p_game_best is not None else _mover_chance(a, d)
+    return float(d.p_game_best) if d.p_game_best is not None else _mover_chance(a, d, d.p_win_best, d.p_trio_best)
 
 
 def _heads(*names: tuple[str, str]) -> str:
