@@ -226,3 +226,15 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
         cy = float(dot.split('cy="')[1].split('"')[0])
         assert cy == round(_WIDE.y(after.win_chance[d.seat]), 1)
     assert _mover_chance(by_game, by_game.decisions[sure[0]], 1.0, 1.0) == 1.0  # a certain win: at the top
+
+
+def test_a_viewer_records_chart_has_a_tick_and_a_point_for_every_turn() -> None:
+    """In a record of one seat's view only the keeper's reveals are judged; the other players' turns still get
+    their own place on the x axis, so their curve points do not stack on one x."""
+    record = Record.load(ROOT / "examples" / "viewer_3p_picante.json")
+    a = analyse(record, samples=16, seed=1)
+    chart = a.html().split('<svg id="chart"')[1].split("</svg>")[0]
+    turns = [int(t.split("<")[0]) for t in chart.split('class="tick">')[1:]]  # the x ticks (the y's are aligned)
+    assert turns == list(range(1, a.turns + 1))
+    xs = [float(g.split('cx="')[1].split('"')[0]) for g in chart.split('class="cp"')[1:]]
+    assert len(xs) == len(a.curve) and xs == sorted(xs) and len(set(xs)) == len(xs)

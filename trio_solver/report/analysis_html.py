@@ -54,6 +54,9 @@ class Judged(Protocol):
     def judged_by(self) -> str: ...
 
     @property
+    def turns(self) -> int: ...
+
+    @property
     def samples(self) -> int: ...
 
     @property
@@ -108,8 +111,35 @@ def embed_json(data: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+class _Slots:
+    """The chart's x axis: one slot per decision, and one per turn with no decision judged (another
+    player's turn in a record of one seat's view), so that every turn has its tick and its curve point."""
+
+    def __init__(self, a: Judged) -> None:
+        turns = max([a.turns] + [d.turn for d in a.decisions] + [c.turns for c in a.curve] + [0])
+        by_turn: dict[int, list[int]] = {}
+        for i, d in enumerate(a.decisions):
+            by_turn.setdefault(d.turn, []).append(i)
+        self.of: dict[int, int] = {}  # decision -> slot
+        self.start: dict[int, int] = {}  # turn -> its first slot
+        slot = 0
+        for t in range(1, turns + 1):
+            self.start[t] = slot
+            for i in by_turn.get(t, []):
+                self.of[i] = slot
+                slot += 1
+            slot += 0 if t in by_turn else 1
+        self.start[turns + 1] = slot
+        self.n = slot
+
+    def after(self, turns: int) -> int:
+        """The boundary after turn ``turns`` (0: the start)."""
+        return self.start.get(turns + 1, self.n) if turns else 0
+
+
 def _chart(a: Judged, f: _Frame) -> str:
-    n = len(a.decisions)
+    slots = _Slots(a)
+    n = slots.n
     game = a.judged_by == "game"
     parts: list[str] = []
     # y axis: grid every 25%, title
@@ -122,8 +152,8 @@ def _chart(a: Judged, f: _Frame) -> str:
     ytitle = "chance to win the game" if game else "chance of a trio this turn"
     parts.append(f'<text class="axis" transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle">'
                  f'{ytitle}</text>')
-    # x axis: a tick at the first reveal of each turn, numbered (thinned out when crowded)
-    starts = [(i, d.turn) for i, d in enumerate(a.decisions) if i == 0 or a.decisions[i - 1].turn != d.turn]
+    # x axis: a tick at the start of each turn, numbered (thinned out when crowded)
+    starts = [(slots.start[t], t) for t in sorted(slots.start) if slots.start[t] < n]
     every = max(1, -(-len(starts) // f.labels))
     base = f.h - f.bottom
     parts.append(f'<line x1="{f.left}" y1="{base}" x2="{f.w - f.right}" y2="{base}" class="axisline"/>')
@@ -139,20 +169,17 @@ def _chart(a: Judged, f: _Frame) -> str:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
         for s in sides:
             colour = COLOURS[s % len(COLOURS)]
-            pts = " ".join(f"{f.xb(c.decisions, n):.1f},{f.y(c.win_chance[s]):.1f}" for c in a.curve)
+            pts = " ".join(f"{f.xb(slots.after(c.turns), n):.1f},{f.y(c.win_chance[s]):.1f}" for c in a.curve)
             parts.append(f'<polyline points="{pts}" class="seatline" stroke="{colour}"/>')
     # the best reveal's chance: a grey line
     if n:
-        pts = " ".join(f"{f.x(i, n):.1f},{f.y(_best_y(a, d)):.1f}" for i, d in enumerate(a.decisions))
+        pts = " ".join(f"{f.x(slots.of[i], n):.1f},{f.y(_best_y(a, d)):.1f}" for i, d in enumerate(a.decisions))
         parts.append(f'<polyline points="{pts}" class="bestline"/>')
     # trios: a marker at the top of the turn's last reveal
     for (event, turn, seat, value) in a.trios:
         idx = [i for i, d in enumerate(a.decisions) if d.event == event]
-        if idx:
-            x = f.x(idx[-1], n)
-        else:  # a turn of a seat whose hand is unknown: between its neighbours
-            before = [i for i, d in enumerate(a.decisions) if d.event < event]
-            x = f.x(before[-1], n) + 4 if before else f.left + 4
+        # the turn's last reveal judged, else the turn's own slot (a seat whose hand is unknown)
+        x = f.x(slots.of[idx[-1]] if idx else slots.start[turn], n)
         colour = COLOURS[seat % len(COLOURS)]
         tip = html.escape(f"turn {turn}: {a.players[seat]} takes the trio of {value}s")
         parts.append(f'<g class="trio"><title>{tip}</title>'
@@ -170,8 +197,8 @@ def _chart(a: Judged, f: _Frame) -> str:
         tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}, best {d.best}"
                           f"{', ' + d.label if d.label else ''}")
         parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
-                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{hit:.1f}" class="hit"/>'
-                     f'<circle cx="{f.x(i, n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
+                     f'<circle cx="{f.x(slots.of[i], n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{hit:.1f}" class="hit"/>'
+                     f'<circle cx="{f.x(slots.of[i], n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
     # the points of the win-chance lines, on top: one clickable dot per side and turn
     if game and a.curve:
         sides = [t[0] for t in a.teams] if a.teams else list(range(len(a.players)))
@@ -181,7 +208,7 @@ def _chart(a: Judged, f: _Frame) -> str:
             when = (f"after turn {c.turns}" + (f", before turn {c.turns + 1}" if k + 1 < len(a.curve) else "")
                     if c.turns else "start")
             tip = html.escape(f"{when}: {chances}")
-            x = f.xb(c.decisions, n)
+            x = f.xb(slots.after(c.turns), n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
                          + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="{cp_hit:.1f}" '
                                    'class="hit cphit"/>'
