@@ -82,6 +82,7 @@ def test_key_moments_are_few_ordered_and_the_largest(example: tuple[Record, obje
         d = decisions[m.decision]
         assert f"played {d.played} (showed {d.shown}), better {d.best}" in m.text
         assert "chance of a trio" in m.text or "certain" in m.text
+        assert m.text.endswith(f", loss {d.loss * 100:.1f}%.")  # in percent, as the tables give it
     # trios told: the winning one, and those that came from a poor decision that made the trio less likely
     # than the best reveal would have, called luck
     for m in moments:
@@ -185,10 +186,10 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
     reads as a mistake to a chess player), the words of the JSON's ``verdict``."""
     record, quick = example
     page = quick.html()  # type: ignore[attr-defined]
-    assert "<dt>accuracy</dt><dd>the share of choices with a loss below 0.01.</dd>" in page
+    assert "<dt>accuracy</dt><dd>the share of choices with a loss below 1%.</dd>" in page
     by_game = analyse(record, samples=32, seed=3)
     page = by_game.html()
-    assert ("<dt>accuracy</dt><dd>the share of choices with no label and a loss below 0.02, or a loss the playouts "
+    assert ("<dt>accuracy</dt><dd>the share of choices with no label and a loss below 2%, or a loss the playouts "
             "do not tell apart from 0 at 95% confidence.</dd>") in page
     unsure = [d for d in by_game.decisions if d.scored and not d.sure and not d.within_noise]
     assert unsure  # 32 deals per reveal leave some labels open

@@ -360,9 +360,9 @@ class Analysis:
     def accuracy_rule(self) -> str:
         """What counts as an accurate choice in this analysis, in words (the pages' legend)."""
         if self.judged_by == "game":
-            return (f"the share of choices with no label and a loss below {ACCURATE_GAME:.2f}, or a loss the "
+            return (f"the share of choices with no label and a loss below {ACCURATE_GAME:.0%}, or a loss the "
                     f"playouts do not tell apart from 0 at {self.confidence:.0%} confidence")
-        return f"the share of choices with a loss below {ACCURATE:.2f}"
+        return f"the share of choices with a loss below {ACCURATE:.0%}"
 
     def header(self) -> str:
         """Who played, the mode, and the result."""
@@ -732,7 +732,7 @@ def _verdict(d: Decision) -> str:
     """The verdict and the loss in words: ``Mistake (perhaps a blunder), loss 14.0% ± 2.0% (10.1% to 17.9%).``"""
     words = d.verdict.capitalize()
     if d.loss_low is None or d.loss_high is None:
-        return f"{words}, loss {d.loss:.2f}."
+        return f"{words}, loss {_pct(d.loss, 1)}."
     return f"{words}, loss {_pm(d.loss, d.loss_stderr)} ({_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
 
 

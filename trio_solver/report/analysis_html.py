@@ -469,11 +469,11 @@ def _labels_text(a: Judged) -> str:
             f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
             "'perhaps a mistake' says the playouts stopped before the label was clear, and it may be that bad. "
             "A clear choice (the one sensible reveal) is not scored.</dd>"
-            "<dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
-            "<dt>mistake</dt><dd>0.10 or more;</dd><dt>blunder</dt><dd>0.20 or more.</dd>")
+            "<dt>inaccuracy</dt><dd>a loss of 5% or more;</dd>"
+            "<dt>mistake</dt><dd>10% or more;</dd><dt>blunder</dt><dd>20% or more.</dd>")
     return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."
-                     "</dd><dt>inaccuracy</dt><dd>a loss of 0.05 or more;</dd>"
-                     "<dt>mistake</dt><dd>0.15 or more;</dd><dt>blunder</dt><dd>0.30 or more.</dd>")
+                     "</dd><dt>inaccuracy</dt><dd>a loss of 5% or more;</dd>"
+                     "<dt>mistake</dt><dd>15% or more;</dd><dt>blunder</dt><dd>30% or more.</dd>")
 
 
 def page(a: Judged, title: str) -> str:
