@@ -239,3 +239,16 @@ def test_a_viewer_records_chart_has_a_tick_and_a_point_for_every_turn() -> None:
     assert turns == list(range(1, a.turns + 1))
     xs = [float(g.split('cx="')[1].split('"')[0]) for g in chart.split('class="cp"')[1:]]
     assert len(xs) == len(a.curve) and xs == sorted(xs) and len(set(xs)) == len(xs)
+
+
+def test_a_team_games_chart_names_its_team_lines() -> None:
+    """Judged by the game, a team game draws one chance line per team: the legend names each team in its line's
+    colour (the dots stay one colour per player)."""
+    a = analyse(Record.load(ROOT / "examples" / "teams_4p.json"), samples=8, seed=1)
+    page = a.html()
+    chart = page.split('<svg id="chart"')[1].split("</svg>")[0]
+    line_colours = [p.split('stroke="')[1].split('"')[0] for p in chart.split('class="seatline"')[1:]]
+    named = [(span.split('color:')[1].split('"')[0], span.split("team ", 1)[1].split("</span>")[0])
+             for span in page.split('<span class="teamline" style="')[1:]]
+    assert [c for c, _ in named] == line_colours and len(named) == len(a.teams) == 2
+    assert [n for _, n in named] == [" &amp; ".join(a.players[s] for s in t) for t in a.teams]

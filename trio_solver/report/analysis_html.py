@@ -483,6 +483,9 @@ def page(a: Judged, title: str) -> str:
          else f"<li>{html.escape(m.text)}</li>") for m in a.moments) or "<li>none</li>"
     legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {html.escape(n)}</span> '
                      for s, n in enumerate(a.players)) + " "
+    if a.judged_by == "game" and a.curve and a.teams and len(a.teams[0]) > 1:  # one line per team
+        legend += "".join(f'<span class="teamline" style="color:{COLOURS[t[0] % len(COLOURS)]}">&#8212; team '
+                          f'{html.escape(" & ".join(a.players[s] for s in t))}</span> ' for t in a.teams)
     header = html.escape(a.header()).replace("\n", "<br>")
     title = html.escape(escape(title))  # a file name may hold control characters; names cannot
     return f"""<!DOCTYPE html>
