@@ -168,7 +168,7 @@ def test_moments_say_why_and_call_luck_only_a_less_likely_trio(short_game: tuple
     for m in a.moments:  # type: ignore[attr-defined]
         if m.kind == "decision":
             d = decisions[m.decision]
-            assert ("a smaller chance of a trio now" in m.text) == (d.p_trio_best < d.p_trio_played - 1e-9)
+            assert ("less chance of a trio now, more of the game" in m.text) == (d.p_trio_best < d.p_trio_played - 1e-9)
         else:
             luck = [d for d in decisions if d.event == m.event and d.label is not None
                     and d.p_trio_played < d.p_trio_best - 1e-9]

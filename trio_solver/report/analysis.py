@@ -722,8 +722,7 @@ def _reason(d: Decision) -> str:
             f"{d.played} {chance(d.p_trio_played, d.p_win_played)}")
     if d.p_game_played is None or d.p_game_best is None:
         return turn
-    why = ("; a smaller chance of a trio now, but the better game as the playouts play it on (what a failed "
-           "turn shows the next players counts too)" if d.p_trio_best < d.p_trio_played - 1e-9 else "")
+    why = "; less chance of a trio now, more of the game" if d.p_trio_best < d.p_trio_played - 1e-9 else ""
     return (f"{d.best} kept {article(_pct(d.p_game_best))} {_pct(d.p_game_best)} chance to win the game, "
             f"{d.played} {_pct(d.p_game_played)} (this turn: {turn}){why}")
 
