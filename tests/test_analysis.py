@@ -214,3 +214,13 @@ def test_cli_analyse_bad_input(tmp_path: Path) -> None:
     bad.write_text('{"format": "trio-record/1", "rules": {"players": 3, "mode": "simple"}, "events": []}')
     proc = _cli("analyse", str(bad), "--json")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_record_stopped_in_a_turn_says_so() -> None:
+    """A record whose last turn is still going is unfinished *in* that turn, not after it."""
+    doc = json.loads((Path(__file__).resolve().parent.parent / "examples" / "full_deal_4p.json").read_text())
+    doc["events"] = doc["events"][:6]
+    assert analyse(Record.from_json(doc), samples=0).result() == "unfinished after 6 turns; Chloé to move"
+    doc["events"][5]["reveals"] = doc["events"][5]["reveals"][:1]
+    a = analyse(Record.from_json(doc), samples=0)
+    assert a.result() == "unfinished in turn 6; Bob to move" and a.in_turn and a.turns == 6

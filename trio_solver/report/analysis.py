@@ -309,6 +309,8 @@ class Analysis:
     """Each seat's chance to win the game at the start and after every turn (judged by the game)."""
     viewer: int | None = None
     """Whose information the curve uses: ``None`` (a spectator) for a full-deal record, else the record keeper."""
+    in_turn: bool = False
+    """Whether the record stops in the middle of its last turn (counted in ``turns``)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -326,7 +328,7 @@ class Analysis:
         turns = f"{self.turns} turn{'' if self.turns == 1 else 's'}"
         if self.winner is None:
             who = f"; {p[self.to_move]} to move" if self.to_move is not None and p else ""
-            return f"unfinished after {turns}{who}"
+            return (f"unfinished in turn {self.turns}" if self.in_turn else f"unfinished after {turns}") + who
         trios = [v for (_, _, s, v) in self.trios if s in self.winners]
         what = (f"with the trio of {trios[0]}s " if len(trios) == 1 else
                 f"with the trios of {', '.join(f'{v}s' for v in trios)} " if trios else "")
@@ -344,6 +346,7 @@ class Analysis:
             "winners": list(self.winners),
             "result": self.result(),
             "turns": self.turns,
+            "in_turn": self.in_turn,
             "trios": [{"event": e, "turn": t, "seat": s, "value": v} for (e, t, s, v) in self.trios],
             "judged_by": self.judged_by,
             "viewer": self.viewer,
@@ -707,7 +710,8 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     return Analysis(tuple(decisions), tuple(seats), tuple(_moments(record, decisions, trios, names)), winner,
                     record.names, names, record.rules.to_json(), teams, turn, tuple(trios),
                     None if winner is not None else final.to_move, "game" if by_game else "turn", samples, seed,
-                    confidence, tuple(curve), None if game is not None or record.viewer is None else record.viewer.seat)
+                    confidence, tuple(curve), None if game is not None or record.viewer is None else record.viewer.seat,
+                    winner is None and bool(final.turn))
 
 
 def _reason(d: Decision) -> str:
