@@ -10,6 +10,7 @@ cases (HEAD, Host, content type, timeouts, fair share, disconnects, /docs) are i
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -29,6 +30,7 @@ from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, RunError, TrioError
 from trio_solver._args import check_text, show
 from trio_solver._text import UNSAFE, csv_cell, escape
+from trio_solver.report.analysis import analyse
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.doors.play import play_terminal
 from trio_solver.doors.protocol import encode_response, handle, respond
@@ -442,3 +444,26 @@ def test_api_arguments_a_reviewer_found_raise_the_librarys_errors(tmp_path: Path
     with pytest.raises(RecordError, match="on_position: expected a function"):
         record.walk(None)  # type: ignore[arg-type]
     assert issubclass(RunError, TrioError)  # the run's errors can be caught by name from the package
+
+
+def test_tables_line_up_whatever_the_names_hold() -> None:
+    """Wide characters take two columns on a terminal, combining marks none: the hands and the analysis
+    tables pad names by the columns they take, not by their characters."""
+    from trio_solver._text import pad, width
+    from trio_solver.report.render import frame, render_frame
+
+    assert [width(n) for n in ["Ann", "李雷", "Chloe\u0301", "\u2764\ufe0f", "محمد"]] == [3, 4, 5, 1, 4]
+    assert pad("李雷", 6) == "李雷  " and pad("Chloe\u0301", 6) == "Chloe\u0301 " and pad("toolong", 3) == "toolong"
+    names = ["李雷", "Chloe\u0301", "Ann"]
+    game = Game.deal(Rules(3), seed=1)
+    rows = [line for line in render_frame(frame(game, "all"), names).splitlines() if line.startswith("  seat")]
+    assert len(rows) == 3 and len({width(row.split("trios:")[0]) for row in rows}) == 1
+    players = ("李雷", "Chloe\u0301", "Ann", "Dan")
+    a = analyse(Record.load(FULL), samples=0)
+    a = dataclasses.replace(a, players=players,
+                            seats=tuple(dataclasses.replace(seat, name=n) for seat, n in zip(a.seats, players)))
+    rows = a.summary_text().splitlines()[1:]
+    # the right edge of the "choices" column, in terminal columns, is the same on every row
+    edges = {2 + width(name) + len(re.match(r"\s*\d+", row[2 + len(name):]).group())  # type: ignore[union-attr]
+             for name, row in zip(players, rows)}
+    assert len(rows) == 4 and len(edges) == 1

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START", "name_key"]
+__all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START", "name_key",
+           "width", "pad"]
 
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
@@ -94,3 +95,21 @@ def csv_cell(text: str) -> str:
     """A text cell as a spreadsheet must show it: one that starts like a formula (``=``, ``+``,
     ``-``, ``@``, tab, carriage return) gets a leading ``'``, which spreadsheets read as "text"."""
     return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: 2 for a wide character (East Asian wide and full-width
+    characters, most emoji), 0 for a combining mark, a joiner or a variation selector, else 1. (An emoji
+    sequence joined by U+200D is counted as its parts: terminals differ on it.)"""
+    n = 0
+    for c in text:
+        if unicodedata.combining(c) or c in "\u200c\u200d" or _VARIATION.match(c):
+            continue
+        n += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return n
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` followed by spaces up to ``columns`` terminal columns (:func:`width`), for tables that line
+    up whatever the names hold."""
+    return text + " " * max(0, columns - width(text))

@@ -26,7 +26,7 @@ from typing import Any, Literal, NoReturn
 from .. import __version__, kernel
 from .._args import show as _show
 from .._interrupts import after_interrupt
-from .._text import escape
+from .._text import escape, pad, width as columns
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
 from ..files import output_target, write_text
@@ -360,10 +360,10 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
     lines = [f"Chance to win the game, seen by {who} after {after} events "
              f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
     names = [seat_name(s, record.names) for s in range(len(result.win_chance))]
-    width = max(map(len, names))
+    width = max(map(columns, names))
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
         mark = "  <- to move" if s == result.to_move else ""
-        lines.append(f"  {names[s]:<{width}} {pm(p, e):>14}{mark}")
+        lines.append(f"  {pad(names[s], width)} {pm(p, e):>14}{mark}")
     return "\n".join(lines)
 
 

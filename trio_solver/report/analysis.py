@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._text import name_key
+from .._text import name_key, pad, width
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
 from ..game.state import Game
@@ -386,7 +386,7 @@ class Analysis:
 
     def summary_text(self) -> str:
         """The per-player table."""
-        w = max([len(s.name) for s in self.seats] + [6])
+        w = max([width(s.name) for s in self.seats] + [6])
         lines = [f"  {'player':<{w}}  {'choices':>7}  {'accuracy':>8}  {'avg loss':>8}  {'inacc.':>6}  "
                  f"{'mistakes':>8}  {'blunders':>8}  trios"]
         for s in self.seats:
@@ -394,13 +394,13 @@ class Analysis:
             loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
             trios = ", ".join(map(str, s.trios)) or "-"
             won = "  (won)" if s.won else ""
-            lines.append(f"  {s.name:<{w}}  {s.decisions:>7}  {acc:>8}  {loss:>8}  {s.inaccuracies:>6}  "
+            lines.append(f"  {pad(s.name, w)}  {s.decisions:>7}  {acc:>8}  {loss:>8}  {s.inaccuracies:>6}  "
                          f"{s.mistakes:>8}  {s.blunders:>8}  {trios}{won}")
         return "\n".join(lines)
 
     def table_text(self) -> str:
         """Every reveal looked at, one line each, with headings."""
-        w = max([len(n) for n in self.players] + [6])
+        w = max([width(n) for n in self.players] + [6])
         game = self.judged_by == "game"
         lines = [
             "Trio chance: the chance of taking a trio this turn, for the reveal played / the best reveal.",
@@ -421,7 +421,7 @@ class Analysis:
         for d in self.decisions:
             label = d.verdict
             lines.append(
-                f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {self.players[d.seat]:<{w}}  "
+                f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {pad(self.players[d.seat], w)}  "
                 f"{str(d.played) + '=' + str(d.shown):<7} {'-' if d.within_noise else str(d.best):<6} "
                 f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
                 f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._text import pad, width as columns
 from ..decide.search import live_links  # the one rule for the links a trio can still pair with
 from ..game.state import Game
 from ..game.events import Swap, Turn
@@ -197,7 +198,7 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
     lines = []
     teams = fr.get("teams") or []
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
-    width = max(len(seat_name(h["seat"], names)) for h in fr["hands"])
+    width = max(columns(seat_name(h["seat"], names)) for h in fr["hands"])
     marked = False
     rows = []
     for h in fr["hands"]:
@@ -210,7 +211,7 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
         rows.append((s, "[" + " ".join(texts) + "]"))
     cards_width = max(len(cards) for _, cards in rows)  # the hands' columns line up, and no wider
     for s, cards in rows:
-        who = seat_name(s, names).ljust(width)
+        who = pad(seat_name(s, names), width)
         team = f"  team {'+'.join(map(str, teams[team_of[s]]))}" if s in team_of else ""
         trios = fr["trios"][s]
         mark = "  <- to move" if fr["winner"] is None and fr["to_move"] == s else ""

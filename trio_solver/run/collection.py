@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from .parallel import run_tasks
 from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from .._text import csv_cell, escape, name_key
+from .._text import csv_cell, escape, name_key, pad, width
 from ..errors import TrioError
 from ..game.record import Record
 
@@ -193,7 +193,7 @@ class Collection:
 
     def text(self) -> str:
         players = self.players()
-        w = max([len(t.name) for t in players] + [6])
+        w = max([width(t.name) for t in players] + [6])
         n, unfinished = len(self.analysed), sum(o.analysis.winner is None for o in self.analysed if o.analysis)
         lines = [f"{n} game{'' if n == 1 else 's'} analysed"
                  + (f" ({unfinished} unfinished: neither won nor lost)" if unfinished else "")
@@ -207,7 +207,7 @@ class Collection:
         for t in players:
             acc = "-" if t.accuracy is None else f"{t.accuracy:.0%}"
             loss = "-" if t.average_loss is None else f"{t.average_loss:.1%}"
-            lines.append(f"  {t.name:<{w}}  {t.games:>5}  {t.wins:>4}  {t.unfinished:>6}  {t.decisions:>7}  "
+            lines.append(f"  {pad(t.name, w)}  {t.games:>5}  {t.wins:>4}  {t.unfinished:>6}  {t.decisions:>7}  "
                          f"{acc:>8}  {loss:>8}  {t.inaccuracies:>6}  {t.mistakes:>8}  {t.blunders:>8}")
         for o in self.failed:
             lines.append(f"  skipped {o.path}: {o.error}")
