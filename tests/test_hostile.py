@@ -133,6 +133,16 @@ def test_values_in_messages_stay_short_and_printable() -> None:
     assert show("x" * 100) == '"' + "x" * 39 + "..."
     assert show((1, None), 80) == "[1, null]" and show(1.5) == "1.5"
 
+    class Counted:
+        drawn = 0
+
+        def __repr__(self) -> str:
+            Counted.drawn += 1
+            return "c" * 30
+
+    # only what fits the width is drawn: a few items, not the 20 x 20 the levels would allow
+    assert show([[Counted()] * 20] * 20).startswith("[[ccc") and Counted.drawn <= 4
+
 
 # -- 1. a lone surrogate in the engine ------------------------------------------------------------------
 

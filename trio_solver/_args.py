@@ -9,6 +9,7 @@ import itertools
 import random
 import reprlib
 from enum import EnumMeta
+from collections.abc import Iterator
 from typing import Any
 
 from ._text import MAX_TEXT, describe, first_unsafe
@@ -20,7 +21,7 @@ def show(value: Any, width: int = 40) -> str:
     (``null``, ``true``, ``"text"``, ``[1, 2]``; other objects by their ``repr``): non-printable
     characters escaped, huge numbers named by size, long pictures cut to ``width`` with ``...``."""
     try:
-        text = _notation(value, 0)
+        text = _notation(value, 0, width)
     except Exception:  # noqa: BLE001 - a hostile __repr__ or __str__ must not escape
         text = f"<{type(value).__name__}>"
     return text if len(text) <= width else text[:width] + "..."
@@ -36,10 +37,11 @@ _REPR.maxtuple = _REPR.maxlist = _REPR.maxarray = _REPR.maxdict = _REPR.maxset =
 _REPR.maxstring = _REPR.maxlong = _REPR.maxother = _TEXT
 
 
-def _notation(value: Any, depth: int) -> str:
+def _notation(value: Any, depth: int, width: int) -> str:
     """``value`` in JSON notation where it is JSON's kind of value, else its ``repr`` (nested
-    containers beyond a few levels, and items past the first :data:`_ITEMS`, as ``...``, so that the
-    picture stays small whatever the value's size)."""
+    containers beyond a few levels, items past the first :data:`_ITEMS`, and the items of a container
+    once its picture is longer than ``width``, as ``...``, so that the picture stays small whatever the
+    value's size)."""
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int) and abs(value) >= 10**12:
@@ -51,15 +53,26 @@ def _notation(value: Any, depth: int) -> str:
     if depth > 3:
         return "..."
     if type(value) in (list, tuple):
-        parts = [_notation(v, depth + 1) for v in value[:_ITEMS]]
-        return "[" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "]"
+        return "[" + _items((_notation(v, depth + 1, width) for v in value[:_ITEMS]), len(value), width) + "]"
     if type(value) is dict:
-        parts = [f"{_notation(k, depth + 1)}: {_notation(v, depth + 1)}"
-                 for k, v in itertools.islice(value.items(), _ITEMS)]
-        return "{" + ", ".join(parts + ["..."] * (len(value) > _ITEMS)) + "}"
+        return "{" + _items((f"{_notation(k, depth + 1, width)}: {_notation(v, depth + 1, width)}"
+                             for k, v in itertools.islice(value.items(), _ITEMS)), len(value), width) + "}"
     if isinstance(value, (bytes, bytearray, set, frozenset)) and len(value) > _ITEMS:
         return f"<{type(value).__name__} of {len(value)} {'bytes' if isinstance(value, (bytes, bytearray)) else 'items'}>"
     return " ".join(_REPR.repr(value).split())  # on one line, its size bounded as a JSON value's
+
+
+def _items(parts: Iterator[str], count: int, width: int) -> str:
+    """The pictures of a container's items, joined, drawn only until they are longer than ``width``
+    (the rest, and the items past the first :data:`_ITEMS`, as one ``...``)."""
+    out: list[str] = []
+    size = 0
+    for part in parts:
+        if size > width:
+            break
+        out.append(part)
+        size += len(part) + 2
+    return ", ".join(out + ["..."] * (len(out) < count))
 
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
