@@ -68,10 +68,10 @@ def _items(parts: Iterator[str], count: int, width: int) -> str:
     out: list[str] = []
     size = 0
     for part in parts:
-        if size > width:
-            break
         out.append(part)
         size += len(part) + 2
+        if size > width:  # the next item would not be seen: it is not drawn
+            break
     return ", ".join(out + ["..."] * (len(out) < count))
 
 
