@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from trio_solver.game.state import Game
-from trio_solver.doors.play import play_terminal
+from trio_solver.doors.play import end_line, play_terminal
 from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
-from trio_solver.game.events import Turn
+from trio_solver.game.events import Swap, Turn
 from helpers_cli import run_main
 
 
@@ -93,7 +93,7 @@ def test_end_of_input_quits_and_saves(tmp_path: Path) -> None:
     rec = Record.load(save)
     assert rec.events == tuple(game.table.finished_events())
     # "you" at the terminal; in the record, read later by anyone, a name in the third person
-    assert "Turn of memory 1" in stdout.getvalue() or "Your turn" in stdout.getvalue()
+    assert "You are seat 1 (you)." in stdout.getvalue() and "seat 1 (you)" in stdout.getvalue().split("Stopped.")[1]
     assert rec.names == ("memory 1", "Player", "random", "memory 2")
 
 
@@ -296,14 +296,17 @@ def test_a_blank_line_at_the_swap_gives_nothing_away(tmp_path: Path) -> None:
     """Only 'pass' passes: an Enter typed by mistake asks again; the table after the choices no longer
     offers the swap moment, and a game the person wins says so in the second person."""
     rules = Rules(4, teams=True)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)  # the person moves first
     stdout = io.StringIO()
-    game = play_terminal(rules, 0, ["memory", "memory", "memory"], 3, stdin=io.StringIO("\n\npass\n"),
-                         stdout=stdout)
+    game = play_terminal(rules, 0, ["memory", "memory", "memory"], seed,
+                         stdin=io.StringIO("\n\npass\ntable\nquit\n"), stdout=stdout)
     text = stdout.getvalue()
     assert text.count("Swap moment: your hand is") == 3 and "Your team does not swap" in text
-    after = text[text.index("Your team does not swap"):]
-    assert "swap moment:" not in after.split("Your move")[0]
-    assert not game.events or all(not isinstance(e, Turn) or e.seat != 0 for e in game.events)
+    before, after = text.split("Your team does not swap")
+    assert "swap moment: seat 0 (you) & seat 2 (memory 2)" in before  # offered while it is open
+    # then neither the turn's table, nor the one typed at the move prompt, nor the last one offers it again
+    assert after.count("Your move") == 2 and after.count("seat 0 (you)") >= 3 and "swap moment:" not in after
+    assert all(not isinstance(e, Swap) or 0 not in e.seats for e in game.events)  # the person's team passed
 
 
 def test_a_bots_list_of_the_wrong_length_is_counted_in_words() -> None:
@@ -324,3 +327,11 @@ def test_a_hint_where_no_reveal_can_go_on_says_so() -> None:
     best = next(i for i, line in enumerate(lines) if line.startswith("Best: "))
     assert "trio chance 0.0%" in lines[best]
     assert lines[best + 1] == "  it cannot show the value face up: the turn fails whatever it shows"
+
+
+def test_the_end_is_told_to_the_person() -> None:
+    names = ["you", "memory 1", "memory 2", "memory 3"]
+    assert end_line(Rules(3), 0, 0, names) == "You win - well played!"
+    assert end_line(Rules(3), 2, 0, names) == "memory 2 wins."
+    assert end_line(Rules(4, teams=True), 2, 0, names) == "You & memory 2 win - well played!"
+    assert end_line(Rules(4, teams=True), 3, 0, names) == "memory 1 & memory 3 win."

@@ -21,10 +21,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-try:  # line editing and history at the prompts (Left, Right, Up); POSIX only
-    import readline  # noqa: F401 - imported for its effect on input()
-except ImportError:  # pragma: no cover - a platform without GNU readline or libedit
-    pass
 
 from .. import limits
 from .._args import show
@@ -43,7 +39,7 @@ from ..run.simulate import play_game
 from ..game.view import PlayerView
 from . import queries
 
-__all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names"]
+__all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names", "end_line", "PLAYER"]
 
 HELP = """Commands:
   c<slot>   reveal a centre slot, e.g. c3
@@ -113,6 +109,12 @@ class HumanBot:
         """One line typed after ``prompt`` (empty at the end of input). At a terminal, through
         :func:`input`, whose line editing and history the ``readline`` module gives."""
         if self.stdin is sys.stdin and self.stdin.isatty() and sys.stdout.isatty():
+            # imported here, for a person at a terminal only: importing it changes every later input()
+            # of the process (line editing, history) and reads the person's ~/.inputrc
+            try:
+                import readline  # noqa: F401
+            except ImportError:  # a platform without GNU readline or libedit: plain input()
+                pass
             try:
                 return input(escape(prompt)) + "\n"
             except EOFError:
@@ -120,9 +122,11 @@ class HumanBot:
         self.out(prompt)
         return self.stdin.readline()
 
-    def table(self, view: PlayerView) -> str:
-        """The table as this seat knows it."""
-        return render_frame(seen_frame(view), self.names, view.seat)
+    def table(self, view: PlayerView, *, swaps_decided: bool = True) -> str:
+        """The table as this seat knows it. Once the swaps of the moment are decided (every team is asked
+        before the turn's first reveal), the moment is not offered again."""
+        fr = seen_frame(view)
+        return render_frame({**fr, "swap_open": []} if swaps_decided else fr, self.names, view.seat)
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         legal = set(view.legal_reveals())
@@ -160,7 +164,7 @@ class HumanBot:
         assert view.seat is not None
         partner = view.rules.partner(view.seat)
         who = self.names[partner] if partner is not None else "your partner"
-        self.out(self.table(view))
+        self.out(self.table(view, swaps_decided=False))
         while True:
             typed = self._read(f"Swap moment: your hand is {list(hand)}. Card to give {who} (a value), "
                                f"'pass', 'hint' or 'help' > ")
@@ -175,7 +179,7 @@ class HumanBot:
                 self.out(SWAP_HELP)
                 continue
             if text == "table":
-                self.out(self.table(view))
+                self.out(self.table(view, swaps_decided=False))
                 continue
             if text == "hint":
                 pick = SolverBot(random.Random(0)).choose_swap(view)
@@ -247,6 +251,15 @@ class _Timed:
             return self.bot.choose_swap(view)
 
 
+def end_line(rules: Rules, winner: int, human: int, names: Sequence[str]) -> str:
+    """Who won, to the person at seat ``human``: ``You win - well played!``, ``You & Ann win - well
+    played!`` (a team), ``Bob wins.`` or ``Bob & Cy win.``."""
+    team = [s for t in rules.teams_of_seats if winner in t for s in t] if rules.teams else [winner]
+    if human in team:
+        return " & ".join(["You"] + [names[s] for s in team if s != human]) + " win - well played!"
+    return " & ".join(names[s] for s in team) + (" wins." if len(team) == 1 else " win.")
+
+
 def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int, *,
                   stdin: TextIO, stdout: TextIO, save: str | None = None,
                   names: Sequence[str] | None = None, delay: float = 0.0,
@@ -315,8 +328,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         if not game.turn:
             out("")
             out("Your turn:" if game.to_move == human else f"Turn of {seat_names[game.to_move]}:")
-            # every team has made its choice of this swap moment by now: the table does not offer it again
-            out(render_frame({**seen_frame(game.view(human)), "swap_open": []}, seat_names, human))
+            out(person.table(game.view(human)))
 
     def on_reveal(game: Game) -> None:
         if game.turn:
@@ -345,13 +357,10 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         interrupted = isinstance(e, KeyboardInterrupt) or (isinstance(e, QuitGame) and e.interrupted)
     game = holder[0]
     out("")
-    out(render_frame(frame(game, "all"), seat_names))
+    # the game's end (or where it stopped): every hand shown; a swap moment is offered only mid-prompt
+    out(render_frame({**frame(game, "all"), "swap_open": []}, seat_names))
     if game.winner is not None:
-        team = [s for t in rules.teams_of_seats if game.winner in t for s in t] if rules.teams else [game.winner]
-        if human in team:
-            out(" & ".join(["You"] + [seat_names[s] for s in team if s != human]) + " win - well played!")
-        else:
-            out(" & ".join(seat_names[s] for s in team) + (" wins." if len(team) == 1 else " win."))
+        out(end_line(rules, game.winner, human, seat_names))
     if save:
         # the record is read later, by anyone: the person is named in the third person there
         Record.from_game(game, names=record_names).save(save)
