@@ -36,7 +36,10 @@ def output_target(path: Any, *, name: str = "path",
     otherwise) naming the path, or the argument ``name`` when ``path`` is not a file name at all, when it
     is a link that loops, a directory or another file that is not a regular one (a device, a pipe), or when
     its folder is missing: checked before a long job, so that the job's end is not lost."""
-    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    try:
+        text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    except TypeError:  # a path object whose __fspath__ gives neither text nor bytes
+        text = None
     if not isinstance(text, str) or not text or "\x00" in text:
         raise error(name, f"expected a file name, got {show(path)}")
     target = Path(text)

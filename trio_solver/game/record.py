@@ -31,7 +31,7 @@ from .. import _args, limits
 from .._json import fail, is_int, json_object, key_text, kind, strict_loads
 from .state import Deal, Game
 from ..errors import RecordError, RulesError
-from ..files import write_text
+from ..files import output_target, write_text
 from .events import MAX_EVENTS, Event, Swap, Turn, event_to_json, read_events, where
 from .table import Outcome
 from .reveal import Revealed
@@ -214,9 +214,9 @@ class Record:
         return json.dumps(self.to_json(values=values), indent=indent, ensure_ascii=False)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record atomically: the file is complete or untouched (mode as the umask allows)."""
-        if not isinstance(path, (str, os.PathLike)):
-            raise RecordError("path", f"expected a file name, got {type(path).__name__}")
+        """Write the record atomically: the file is complete or untouched (mode as the umask allows). A path
+        :func:`~trio_solver.files.output_target` refuses raises :class:`RecordError` before any work."""
+        output_target(path)
         write_text(path, self.dumps(indent=None) + "\n")
 
     # -- replay ---------------------------------------------------------------------

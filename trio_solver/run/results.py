@@ -86,7 +86,7 @@ class ResultsFile:
             raise RunError(f"{path}: cannot open ({e.strerror})") from None
         try:
             if not stat.S_ISREG(os.fstat(self._fd).st_mode):
-                raise RunError(f"{path}: is not a regular file (a device, a pipe or a socket), not a results file")
+                raise RunError(f"{path}: is not a regular file (a device, a pipe or a socket): it is left as it is")
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
