@@ -101,18 +101,29 @@ def test_unnamed_seats_unfinished_games_and_the_method_are_told(games: Path, tmp
     (tmp_path / "empty.json").write_text("")
     c = analyse_files(record_paths([str(tmp_path)]), samples=0)
     totals = {t.name: t for t in c.players()}
-    assert {"seat 0 in n0.json", "seat 0 in n1.json"} <= set(totals) and "seat 0" not in totals
+    assert {f"seat 0 in {tmp_path / 'n0.json'}", f"seat 0 in {tmp_path / 'n1.json'}"} <= set(totals)
+    assert "seat 0" not in totals
     assert all(t.games == 1 for name, t in totals.items() if name.startswith("seat "))
     cut_players = [t for t in totals.values() if t.unfinished]
     assert sorted(t.name for t in cut_players) == sorted(cut["names"]) and all(t.wins == 0 for t in cut_players)
-    assert c.judged_by == analyse(Record.load(games / "g0.json"), samples=0).judged_by_text()
+    assert c.judged_by == "turn" == analyse(Record.load(games / "g0.json"), samples=0).judged_by
     assert main(["analyse", str(tmp_path), "--quick"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 games analysed (1 unfinished: neither won nor lost), 1 file skipped\n"
-                          f"Judged by: {c.judged_by}\n")
+                          "Judged by: the chances of this turn (trio chance + win now), not the whole game\n")
     assert f"skipped {tmp_path / 'empty.json'}: the file is empty" in out and out.count("empty.json") == 1
     assert main(["analyse", str(tmp_path), "--quick", "--all"]) == 2
     assert "--all is for one game" in capsys.readouterr().err
+    # how the games were judged comes from the options, as a game's own JSON gives it
+    assert main(["analyse", str(tmp_path / "empty.json"), str(tmp_path / "cut.json"), "--json", "--samples", "2",
+                 "--seed", "5"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["judged_by"], data["samples"], data["seed"], data["confidence"]) == ("game", 2, 5, 0.95)
+    # a file whose name holds a line break is named once too
+    odd = tmp_path / "bad\nname.json"
+    odd.write_text("")
+    c = analyse_files([str(odd)], samples=0)
+    assert c.failed[0].error == "the file is empty"
 
 
 def test_workers_give_the_same_results(games: Path) -> None:

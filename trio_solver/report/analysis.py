@@ -81,7 +81,7 @@ from ..words import percent as _pct
 from ..words import pm as _pm
 from .._display import html_of
 
-__all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
+__all__ = ["THRESHOLDS", "GAME_THRESHOLDS", "judged_by_text", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE", "CURVE_SAMPLES", "ONLY_OPTION", "Decision", "SeatSummary", "Moment", "Analysis", "analyse",
            "label_for", "player_names"]
 
 #: (minimum loss, label), largest first.
@@ -106,6 +106,16 @@ ONLY_OPTION = 0.30
 KEY_MOMENTS = 5
 
 _ORDINAL = ("1st", "2nd", "3rd")
+
+
+def judged_by_text(samples: int, confidence: float, seed: int) -> str:
+    """How an analysis with ``samples`` playouts per reveal (0: by the turn only) judges, in words: ``the loss
+    in the mover's chance to win the game (up to 256 playouts per reveal, ...; seed 0)`` or ``the chances
+    of this turn ...``."""
+    if samples > 0:
+        return (f"the loss in the mover's chance to win the game (up to {samples} playouts per reveal, "
+                f"until each label is clear at {confidence:.0%} confidence; seed {seed})")
+    return "the chances of this turn (trio chance + win now), not the whole game"
 
 
 def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLDS) -> str | None:
@@ -377,12 +387,8 @@ class Analysis:
         return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how])
 
     def judged_by_text(self) -> str:
-        """How the decisions were judged, in words: ``the loss in the mover's chance to win the game (up to
-        256 playouts per reveal, ...; seed 0)`` or ``the chances of this turn ...``."""
-        if self.judged_by == "game":
-            return (f"the loss in the mover's chance to win the game (up to {self.samples} playouts per reveal, "
-                    f"until each label is clear at {self.confidence:.0%} confidence; seed {self.seed})")
-        return "the chances of this turn (trio chance + win now), not the whole game"
+        """How the decisions were judged, in words (:func:`judged_by_text`)."""
+        return judged_by_text(self.samples, self.confidence, self.seed)
 
     def summary_text(self) -> str:
         """The per-player table."""

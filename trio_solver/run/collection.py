@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .parallel import run_tasks
-from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse
+from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse, judged_by_text
+from ..words import percent
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from .._text import csv_cell, escape, name_key, pad, width
-from ..errors import TrioError
+from .._text import csv_cell, name_key, pad, width
+from ..errors import RecordError, TrioError
 from ..game.record import Record
 
 __all__ = ["PlayerTotals", "GameOutcome", "Collection", "analyse_files", "record_paths", "report_stems"]
@@ -88,7 +89,8 @@ def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
         return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence),
                            named=record.names is not None)
     except TrioError as e:  # the file is named once, by the note that lists it
-        return GameOutcome(path, None, str(e).removeprefix(f"{escape(path)}: "))
+        named = f"{RecordError(path, '').where}: "  # the path as an error names it
+        return GameOutcome(path, None, str(e).removeprefix(named))
     except OSError as e:
         reason = e.strerror or str(e)
         if os.path.islink(path):
@@ -133,8 +135,15 @@ class Collection:
     """The games of a collection and the totals per player name."""
 
     outcomes: list[GameOutcome] = field(default_factory=list)
-    judged_by: str = ""
-    """How every game was judged, in words (:meth:`~trio_solver.report.analysis.Analysis.judged_by_text`)."""
+    samples: int = 0
+    """Playouts per reveal of every game's analysis (0: judged by the turn)."""
+    seed: int = 0
+    confidence: float = DEFAULT_CONFIDENCE
+
+    @property
+    def judged_by(self) -> str:
+        """``"game"`` or ``"turn"``, as an analysis's own ``judged_by``."""
+        return "game" if self.samples > 0 else "turn"
 
     @property
     def analysed(self) -> list[GameOutcome]:
@@ -147,13 +156,13 @@ class Collection:
     def players(self) -> list[PlayerTotals]:
         """Totals per player name, most games first, then by name; two names that look the same (the same
         :func:`~trio_solver._text.name_key`) are one player, under the spelling met first. The seats of a
-        record without names are players of that file only (``seat 2 in g.json``)."""
+        record without names are players of that file only (``seat 2 in games/g.json``)."""
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
             a = o.analysis
             assert a is not None
             for s in a.seats:
-                name = a.players[s.seat] if o.named else f"{a.players[s.seat]} in {os.path.basename(o.path)}"
+                name = a.players[s.seat] if o.named else f"{a.players[s.seat]} in {o.path}"
                 t = totals.setdefault(name_key(name) if o.named else "\0" + o.path + name, PlayerTotals(name))
                 t.games += 1
                 t.wins += int(s.won)
@@ -170,7 +179,7 @@ class Collection:
     def to_json(self) -> dict[str, Any]:
         return {
             "games": len(self.analysed),
-            "judged_by": self.judged_by,
+            "judged_by": self.judged_by, "samples": self.samples, "seed": self.seed, "confidence": self.confidence,
             "players": [t.to_json() for t in self.players()],
             "files": [{"path": o.path, "result": o.analysis.result() if o.analysis else None,
                        "error": o.error} for o in self.outcomes],
@@ -198,15 +207,14 @@ class Collection:
         lines = [f"{n} game{'' if n == 1 else 's'} analysed"
                  + (f" ({unfinished} unfinished: neither won nor lost)" if unfinished else "")
                  + (f", {len(self.failed)} file{'' if len(self.failed) == 1 else 's'} skipped" if self.failed else "")]
-        if self.judged_by:
-            lines.append(f"Judged by: {self.judged_by}")
+        lines.append(f"Judged by: {judged_by_text(self.samples, self.confidence, self.seed)}")
         lines.append("Choices: reveals that were a real choice. Accuracy: the share of them with no label and a "
                      "small loss. Avg loss: the mean loss per choice.")
         lines.append(f"  {'player':<{w}}  {'games':>5}  {'wins':>4}  {'unfin.':>6}  {'choices':>7}  {'accuracy':>8}  "
                      f"{'avg loss':>8}  {'inacc.':>6}  {'mistakes':>8}  {'blunders':>8}")
         for t in players:
             acc = "-" if t.accuracy is None else f"{t.accuracy:.0%}"
-            loss = "-" if t.average_loss is None else f"{t.average_loss:.1%}"
+            loss = "-" if t.average_loss is None else percent(t.average_loss, 1)
             lines.append(f"  {pad(t.name, w)}  {t.games:>5}  {t.wins:>4}  {t.unfinished:>6}  {t.decisions:>7}  "
                          f"{acc:>8}  {loss:>8}  {t.inaccuracies:>6}  {t.mistakes:>8}  {t.blunders:>8}")
         for o in self.failed:
@@ -224,13 +232,11 @@ def analyse_files(paths: Sequence[str], *, workers: int | None = None,
     The games run through :func:`trio_solver.run.parallel.run_tasks` (``backend`` ``"local"``: processes of
     this machine, ``"ray"``: Ray tasks, retried if a worker dies); the results do not depend on the
     backend or on ``workers``."""
-    out = Collection()
+    out = Collection(samples=samples, seed=seed, confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
     jobs = [(p, samples, seed, DEFAULT_CONFIDENCE if confidence is None else confidence) for p in paths]
 
     def done(outcome: GameOutcome) -> None:
         out.outcomes.append(outcome)
-        if outcome.analysis is not None and not out.judged_by:
-            out.judged_by = outcome.analysis.judged_by_text()
         if progress is not None:
             progress(len(out.outcomes), len(paths))
 
