@@ -3,6 +3,7 @@ table on request, real choices only, team wins, luck told apart from skill."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 from pathlib import Path
@@ -227,6 +228,12 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
         cy = float(dot.split('cy="')[1].split('"')[0])
         assert cy == round(_WIDE.y(after.win_chance[d.seat]), 1)
     assert _mover_chance(by_game, by_game.decisions[sure[0]], 1.0, 1.0) == 1.0  # a certain win: at the top
+    # a dot's tip names the verdict, and a better reveal only where the loss is told apart from 0
+    noise = [i for i, d in enumerate(by_game.decisions) if d.verdict == "within noise"]
+    assert noise
+    for i, d in enumerate(by_game.decisions):
+        tip = chart.split(f'data-i="{i}"')[1].split("<title>")[1].split("</title>")[0]
+        assert (", best " in tip) == (i not in noise) and tip.endswith(html.escape(d.verdict) if d.verdict else "")
 
 
 def test_a_viewer_records_chart_has_a_tick_and_a_point_for_every_turn() -> None:

@@ -153,9 +153,13 @@ def test_a_tap_on_a_dot_of_the_phone_chart_opens_that_dot(browser: Browser, tmp_
     dots = page.locator("#chart-phone .pt")
     assert dots.count() > 40 and page.locator("#chart-phone .cp").count() > 10
     page.locator("#chart-phone").scroll_into_view_if_needed()
+    verdicts = page.evaluate("JSON.parse(document.getElementById('analysis').textContent).decisions.map(d => d.verdict)")
+    assert "within noise" in verdicts
     for i in range(dots.count()):
         box = dots.nth(i).locator("circle:not(.hit)").bounding_box()
         assert box is not None
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         assert page.locator("#chart-phone .pt.sel").get_attribute("data-i") == str(i), i
+        # the panel names a better reveal only where the loss is told apart from 0
+        assert ("Best:" in page.locator("#verdict").inner_text()) == (verdicts[i] != "within noise"), i
     page.close()

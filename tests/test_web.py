@@ -196,6 +196,11 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
          f"played {short(d['played'])}={d['shown']} — {d['verdict']} (best {short(d['best'])}, "
          f"loss {pm(d['loss'], d['loss_stderr'])} ({percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)}))"
          for d in labelled])
+    # the chart's points name a better reveal only where the loss is told apart from 0
+    tips = [page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""
+            for k in range(page.locator("#chart circle.pt").count())]
+    noise = [d for d in want["decisions"] if d["verdict"] == "within noise"]
+    assert noise and any("within noise; loss" in t for t in tips) and not any("within noise; best" in t for t in tips)
     # a labelled decision opens the position after its event, the event's row in the move list
     page.locator("#decisions li:not(.moment) button").first.click()
     expect(page.locator("#position")).to_contain_text(f"After {labelled[0]['event'] + 1} of {n} events")

@@ -194,8 +194,9 @@ def _chart(a: Judged, f: _Frame) -> str:
         colour = COLOURS[d.seat % len(COLOURS)]
         r = 6 if d.label in ("mistake", "blunder") else 4.5 if d.label else 3.5
         hollow = ' fill-opacity="0.25"' if not d.scored else ""
-        tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}, best {d.best}"
-                          f"{', ' + d.label if d.label else ''}")
+        best = "" if d.verdict == "within noise" else f", best {d.best}"  # as the tables name it
+        tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}{best}"
+                          f"{', ' + d.verdict if d.verdict else ''}")
         parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
                      f'<circle cx="{f.x(slots.of[i], n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{hit:.1f}" class="hit"/>'
                      f'<circle cx="{f.x(slots.of[i], n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{r}" fill="{colour}"{hollow}/></g>')
@@ -349,9 +350,10 @@ function show(i) {
   const g = d.p_game_played !== null && d.p_game_best !== null;
   let v = 'Played ' + d.played_text + ' (showed ' + d.shown + '): ' +
     (g ? 'chance to win the game ' + pct(d.p_game_played) + ', ' : '') + 'trio chance ' + pct(d.p_trio_played) +
-    ', win now ' + pct(d.p_win_played) + '. Best: ' + d.best_text + ': ' +
-    (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') + 'trio chance ' + pct(d.p_trio_best) +
-    ', win now ' + pct(d.p_win_best) + '. ';
+    ', win now ' + pct(d.p_win_played) + '. ' +
+    (d.verdict === 'within noise' ? '' :  // no better reveal is named when the loss is not told apart from 0
+     'Best: ' + d.best_text + ': ' + (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') +
+     'trio chance ' + pct(d.p_trio_best) + ', win now ' + pct(d.p_win_best) + '. ');
   if (!d.scored) v += d.options > 1 ? 'A clear choice: the only sensible reveal (not scored).' : 'No choice (not scored).';
   else if (d.verdict === 'within noise')
     v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';

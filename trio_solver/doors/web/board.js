@@ -743,7 +743,9 @@ function drawChart(data, chances, viewSeat) {
     const d = list.reduce((a, b) => ((rank[b.label] || 0) > (rank[a.label] || 0) ? b : a));
     const sym = { blunder: "??", mistake: "?", inaccuracy: "?!" }[d.label] || null;
     const stroke = { blunder: "#b3261e", mistake: "#d2691e", inaccuracy: "#b07d00" }[d.label] || null;
-    const desc = list.map((x) => decisionText(x) + (x.scored ? `; best ${shortReveal(x.best)}, ${lossText(x)}` : ""))
+    // no better reveal is named for a loss not told apart from 0, as in the analysis's own tables
+    const desc = list.map((x) => decisionText(x) + (!x.scored ? ""
+      : x.verdict === "within noise" ? `; ${lossText(x)}` : `; best ${shortReveal(x.best)}, ${lossText(x)}`))
       .join(". ")
       + `. After it, ${seatName(d.seat)}'s chance to win: ${pct(chances[k][String(d.seat)])}`;
     point(k, d.seat, sym, desc, Boolean(d.label), stroke);
