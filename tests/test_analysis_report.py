@@ -3,6 +3,7 @@ table on request, real choices only, team wins, luck told apart from skill."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import random
@@ -259,3 +260,23 @@ def test_a_team_games_chart_names_its_team_lines() -> None:
              for span in page.split('<span class="teamline" style="')[1:]]
     assert [c for c, _ in named] == line_colours and len(named) == len(a.teams) == 2
     assert [n for _, n in named] == [" &amp; ".join(a.players[s] for s in t) for t in a.teams]
+
+
+def test_luck_is_a_trio_made_less_likely_by_a_labelled_reveal() -> None:
+    """The key moments call a trio luck when a labelled reveal of its turn gave it a smaller chance than the
+    best reveal would have; a reveal judged poor by the game while it made the trio likelier is not luck."""
+    from trio_solver.report.analysis import _moments
+
+    record = Record.load(EXAMPLE)
+    a = analyse(record, samples=0)
+    k, _, seat, _ = next(t for t in a.trios if t[0] != len(record.events) - 1)  # a trio that does not win
+    i = next(j for j, d in enumerate(a.decisions) if d.event == k)
+    names = list(a.players)
+
+    def told(p_played: float, p_best: float) -> list[str]:
+        decisions = list(a.decisions)
+        decisions[i] = dataclasses.replace(decisions[i], label="mistake", p_trio_played=p_played, p_trio_best=p_best)
+        return [m.text for m in _moments(record, decisions, list(a.trios), names) if m.kind == "trio" and m.event == k]
+
+    assert len(told(0.5, 0.9)) == 1 and "luck, not skill" in told(0.5, 0.9)[0]
+    assert told(0.67, 0.51) == []  # a likelier trio than the best reveal's: skill, not luck
