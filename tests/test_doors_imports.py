@@ -12,8 +12,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "trio_solver"
 #: The optional extras: a function imports them when it needs them.
 EXTRAS = {"fastapi", "starlette", "uvicorn", "ray", "pettingzoo", "gymnasium", "open_spiel", "pyspiel", "playwright"}
-#: Modules a function may import: the extras, and POSIX's terminal modules.
-LAZY = EXTRAS | {"select", "termios"}
+#: Modules a function may import: the extras, and the modules of a terminal, imported where a person sits at one:
+#: select and termios (POSIX only), and readline, whose import changes every later input() of the process.
+LAZY = EXTRAS | {"select", "termios", "readline"}
 
 
 def _inner_imports(path: Path) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 from typing import Any, NoReturn
 
@@ -34,9 +35,16 @@ def main() -> int:
             previous_hook(u)
 
     sys.unraisablehook = keep_lost_interrupt
+    # While the libraries load, a Ctrl-C only takes note: raised inside their start-up code it can turn into
+    # another error (numpy's "failed to import") or land where it cannot unwind. Noted, it ends the process
+    # once the loading is over (about a second).
+    noted = _note_interrupts()
     try:
-        from .doors.cli import main as command
-        if lost:
+        try:
+            from .doors.cli import main as command
+        finally:
+            noted.restore()
+        if lost or noted.seen:
             raise KeyboardInterrupt
     except Exception as e:  # an interrupt that Python turned into another error on its way (a class being built)
         if not after_interrupt(e):
@@ -58,6 +66,35 @@ def main() -> int:
                 pass
         os._exit(130)
     return status
+
+
+class _Noted:
+    """A Ctrl-C handler that only notes the interrupt (``seen``); :meth:`restore` puts back the one before."""
+
+    def __init__(self, previous: Any) -> None:
+        self.previous = previous
+        self.seen = False
+
+    def note(self, signum: int, frame: object) -> None:
+        self.seen = True
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+
+def _note_interrupts() -> _Noted:
+    """Note Ctrl-C instead of raising it, while Python's own handler is the one in place (a Ctrl-C that the
+    shell has the process ignore, as in a background job, stays ignored)."""
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return _Noted(None)
+        noted = _Noted(signal.default_int_handler)
+        signal.signal(signal.SIGINT, noted.note)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        return _Noted(None)
+    return noted
 
 
 def _end_interrupted() -> NoReturn:
