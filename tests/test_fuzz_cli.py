@@ -224,9 +224,14 @@ def _ctrl_c_after(seconds: float, start: list[str] | None = None, env: dict[str,
                              "--samples", "200000", "--confidence", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(seconds)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        time.sleep(seconds)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:  # a command the Ctrl-C did not stop would analyse for hours: it must not outlive the test
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr[-2000:]
     assert _one_line_error(stderr) == "trio-solver: interrupted"
     assert stdout == ""
