@@ -43,7 +43,7 @@ from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
 from ..run.parallel import ray_address
 from ..run.simulate import GameResult, run_tournament, save_record
-from ..words import percent, pm
+from ..words import percent, plural, pm
 from . import queries
 from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
 from .play import play_terminal
@@ -503,7 +503,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     rules = _table_of(args)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
     if len(bots) != rules.players:
-        raise UsageError(f"--bots: {_count_of(len(bots), 'bot name')} for {rules.players} players (one per seat)")
+        raise UsageError(f"--bots: {plural(len(bots), 'bot name')} for {rules.players} players (one per seat)")
     _check_backend_args(args)
     on_game = None
     if args.save:
@@ -598,18 +598,13 @@ def add_backend_options(sp: argparse.ArgumentParser, what: str = "games") -> Non
                          "HOST:PORT; default: start a private local Ray instance")
 
 
-def _count_of(n: int, thing: str) -> str:
-    """``1 bot name``, ``2 bot names``."""
-    return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
 def cmd_play(args: argparse.Namespace) -> str:
     rules = _table_of(args)
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
     if len(bots) != rules.players - 1:
-        raise UsageError(f"--bots: {_count_of(len(bots), 'bot name')} for the {_count_of(rules.players - 1, 'other seat')}")
+        raise UsageError(f"--bots: {plural(len(bots), 'bot name')} for the {plural(rules.players - 1, 'other seat')}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:

@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-
 from .. import limits
 from .._args import show
 from .._text import escape

@@ -133,7 +133,6 @@ class PublicReader:
             self._key = (rules, view.first_player)
             self._hands = [[None] * rules.hand_size for _ in range(rules.players)]
             done = 0
-        self._read_steps = ()
         try:
             self._apply(steps[done:])
         except BaseException:  # an apply cut short (an interrupt) leaves the hands half done: start again

@@ -76,7 +76,7 @@ from .seen import seen_frame
 from ..game.knowledge import PublicReader
 from ..decide.stopping import DEFAULT_CONFIDENCE, Stopping
 from ..game.view import PlayerView
-from ..words import article
+from ..words import article, plural
 from ..words import percent as _pct
 from ..words import pm as _pm
 from .._display import html_of
@@ -335,7 +335,7 @@ class Analysis:
     def result(self) -> str:
         """One line: who won, or that the game is unfinished."""
         p = self.players
-        turns = f"{self.turns} turn{'' if self.turns == 1 else 's'}"
+        turns = plural(self.turns, "turn")
         if self.winner is None:
             who = f"; {p[self.to_move]} to move" if self.to_move is not None and p else ""
             return (f"unfinished in turn {self.turns}" if self.in_turn else f"unfinished after {turns}") + who

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from .parallel import run_tasks
 from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse, judged_by_text
-from ..words import percent
+from ..words import percent, plural
 from ..decide.stopping import DEFAULT_CONFIDENCE
 from .._text import csv_cell, name_key, pad, width
 from ..errors import RecordError, TrioError
@@ -204,9 +204,9 @@ class Collection:
         players = self.players()
         w = max([width(t.name) for t in players] + [6])
         n, unfinished = len(self.analysed), sum(o.analysis.winner is None for o in self.analysed if o.analysis)
-        lines = [f"{n} game{'' if n == 1 else 's'} analysed"
+        lines = [f"{plural(n, 'game')} analysed"
                  + (f" ({unfinished} unfinished: neither won nor lost)" if unfinished else "")
-                 + (f", {len(self.failed)} file{'' if len(self.failed) == 1 else 's'} skipped" if self.failed else "")]
+                 + (f", {plural(len(self.failed), 'file')} skipped" if self.failed else "")]
         lines.append(f"Judged by: {judged_by_text(self.samples, self.confidence, self.seed)}")
         lines.append("Choices: reveals that were a real choice. Accuracy: the share of them with no label and a "
                      "small loss. Avg loss: the mean loss per choice.")
@@ -233,7 +233,7 @@ def analyse_files(paths: Sequence[str], *, workers: int | None = None,
     this machine, ``"ray"``: Ray tasks, retried if a worker dies); the results do not depend on the
     backend or on ``workers``."""
     out = Collection(samples=samples, seed=seed, confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
-    jobs = [(p, samples, seed, DEFAULT_CONFIDENCE if confidence is None else confidence) for p in paths]
+    jobs = [(p, samples, seed, out.confidence) for p in paths]
 
     def done(outcome: GameOutcome) -> None:
         out.outcomes.append(outcome)
