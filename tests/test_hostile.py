@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, RunError, TrioError
 from trio_solver._args import check_text, show
-from trio_solver._text import UNSAFE, csv_cell, escape
+from trio_solver._text import UNSAFE, csv_cell, escape, isolate
 from trio_solver.report.analysis import analyse
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.doors.play import play_terminal
@@ -84,6 +84,17 @@ def test_the_text_rule() -> None:
     assert escape("a\nb\x1bc", keep="\n") == "a\nb\\x1bc"
     assert [csv_cell(x) for x in ["=1", "+1", "-1", "@A1", "\t=1", "\r=1", "a=1", "1"]] == \
         ["'=1", "'+1", "'-1", "'@A1", "'\t=1", "'\r=1", "a=1", "1"]
+
+
+def test_right_to_left_names_are_isolated_for_a_page() -> None:
+    names = ["نور", "نورا", "Bob", "דנה", "a"]
+    text = "Turn 3, نورا, played l1=2; نور 30%, Bob 20%, דנה 10%, a 5%"
+    got = isolate(text, names)
+    # the longest name is matched first, each right-to-left name exactly once, the others left alone
+    assert got == ("Turn 3, \u2068نورا\u2069, played l1=2; \u2068نور\u2069 30%, Bob 20%, "
+                   "\u2068דנה\u2069 10%, a 5%")
+    assert got.replace("\u2068", "").replace("\u2069", "") == text
+    assert isolate(text, ["Bob", "a", ""]) == text
 
 
 def test_error_messages_are_escaped() -> None:

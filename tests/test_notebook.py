@@ -100,6 +100,20 @@ def test_record_names_are_escaped_in_the_table() -> None:
 
 
 
+def test_right_to_left_names_are_isolated() -> None:
+    """A Hebrew or Arabic name sits between the Unicode isolates wherever the pictures show it, so that the
+    figures and names around it keep their order; a name of left-to-right letters is left as it is."""
+    names = ["نور", "Bob", "דנה"]
+    record = Record.from_game(random_game(Rules(3), random.Random(8), 30), names=names)
+    a = analyse(record, samples=0)
+    page = a._repr_html_()
+    _check(page)
+    assert page.count("\u2068نور\u2069") == page.count("نور") > 1
+    assert page.count("\u2068דנה\u2069") == page.count("דנה") > 1 and "\u2068Bob" not in page
+    table = frame_html(frame(random_game(Rules(3), random.Random(2), 5), "all"), names)
+    assert "seat 0 (\u2068نور\u2069)" in table and "seat 1 (Bob)" in table
+
+
 def test_the_board_uses_the_same_card_colours() -> None:
     css = (Path(__file__).parent.parent / "trio_solver" / "doors" / "web" / "board.css").read_text()
     for v in range(1, 13):

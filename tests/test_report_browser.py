@@ -165,3 +165,54 @@ def test_a_tap_on_a_dot_of_the_phone_chart_opens_that_dot(browser: Browser, tmp_
         # the panel names a better reveal only where the loss is told apart from 0
         assert ("Best:" in page.locator("#verdict").inner_text()) == (verdicts[i] != "within noise"), i
     page.close()
+
+
+# the x position of each character of every hand ("[...]") of the position panel, in the text's order
+# (and where each hand starts)
+_HAND_XS = """pre => {
+  const out = [];
+  for (const node of pre.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) continue;
+    const text = node.textContent, i = text.indexOf('[');
+    if (i < 0) continue;
+    const xs = [];
+    for (let k = i; k <= text.indexOf(']', i); k++) {
+      if (text[k] === ' ') continue;
+      const r = document.createRange();
+      r.setStart(node, k);
+      r.setEnd(node, k + 1);
+      xs.push(r.getBoundingClientRect().left);
+    }
+    out.push(xs);
+  }
+  return out;
+}"""
+
+
+def test_right_to_left_names_never_reverse_a_hand(browser: Browser, tmp_path: Path) -> None:
+    """A Hebrew or Arabic name beside a hand would join the hand's digits to its own direction and show
+    the hand reversed ([1 2 3] as [3 2 1]); the page isolates such names, so every hand of the position
+    panel reads from left to right, the hands line up beside names of any script, and the page's own
+    text is kept."""
+    data = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))
+    data["names"] = ["نور", "Bob", "דנה", "李雷"]
+    path = tmp_path / "rtl.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(path), "--html", str(out), "--quick"]) == 0
+    a = analyse(Record.load(path), samples=0)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(out.as_uri())
+    for i in (0, len(a.decisions) // 2, len(a.decisions) - 1):
+        page.locator("#chart .pt").nth(i).click()
+        hands = page.locator("#position pre").evaluate(_HAND_XS)
+        assert len(hands) == 4
+        for xs in hands:
+            assert len(xs) >= 2 and xs == sorted(xs) and len(set(xs)) == len(xs), xs
+        # the hands' column lines up, whatever the width of the names' letters in the font
+        assert max(xs[0] for xs in hands) - min(xs[0] for xs in hands) < 0.5, hands
+    # the page's own text: each right-to-left name between the isolates, the text otherwise unchanged
+    header = page.locator("#header").inner_text()
+    assert "\u2068نور\u2069" in header and "\u2068דנה\u2069" in header and "\u2068Bob" not in header
+    assert header.replace("\u2068", "").replace("\u2069", "") == a.header()
+    page.close()

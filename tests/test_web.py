@@ -924,3 +924,40 @@ def test_the_game_asked_for_last_is_the_one_on_the_board(browser: Browser, url: 
         expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
         expect(page.locator("#error")).to_be_hidden()
     assert errors == [], errors
+
+
+# the top and left edges of each of ``names`` as shown inside element ``e``'s text
+_NAME_XS = """(e, names) => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const xs = {};
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const n of names) {
+      const i = node.textContent.indexOf(n);
+      if (i < 0 || n in xs) continue;
+      const r = document.createRange();
+      r.setStart(node, i);
+      r.setEnd(node, i + n.length);
+      const box = r.getClientRects()[0];
+      xs[n] = [box.top, box.left];
+    }
+  }
+  return xs;
+}"""
+
+
+def test_right_to_left_partners_keep_their_order(page: Page) -> None:
+    """Two partners with Hebrew and Arabic names: "Team A (نور & דנה)" must not show them swapped (the
+    bidirectional algorithm would run "نور & דנה" right to left); the board isolates such names."""
+    record = json.loads((ROOT / "examples" / "teams_4p.json").read_text(encoding="utf-8"))
+    record["names"] = ["نور", "Bob", "דנה", "Dan"]
+    page.click("#paste-box summary")
+    page.fill("#paste", json.dumps(record, ensure_ascii=False))
+    page.click("#load-paste")
+    settle(page)
+    # the side's name in the chances, and a swap in the list of moves
+    labels = [page.locator("#chances .chance[data-seat='0'] .cname"), page.locator("#moves .mv-who", has_text="⇄").first]
+    expect(labels[0]).to_contain_text("Team A (")
+    for label in labels:
+        (top0, left0), (top1, left1) = label.evaluate(_NAME_XS, ["نور", "דנה"]).values()
+        # the first partner first: on the line above (a label may wrap), or to the left on the same line
+        assert top0 < top1 - 4 or (abs(top0 - top1) <= 4 and left0 < left1), (label, top0, left0, top1, left1)

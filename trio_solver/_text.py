@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 __all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START", "name_key",
-           "width", "pad"]
+           "width", "pad", "isolate"]
 
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
@@ -113,3 +114,21 @@ def pad(text: str, columns: int) -> str:
     """``text`` followed by spaces up to ``columns`` terminal columns (:func:`width`), for tables that line
     up whatever the names hold."""
     return text + " " * max(0, columns - width(text))
+
+
+def _right_to_left(name: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in name)
+
+
+def isolate(text: str, names: Sequence[str]) -> str:
+    """``text`` with every occurrence of a name written right to left (one holding a Hebrew, Arabic or
+    other right-to-left letter) between U+2068 and U+2069, the Unicode isolates, for a page.
+
+    Without them a browser's bidirectional algorithm joins the neutral and numeric characters next to
+    such a name to it and shows them reversed: "Turn 3, نور, played l1=2 [1 2 3]" would show the hand
+    as [3 2 1]. The isolates are invisible and keep the name's order to itself. A name of left-to-right
+    letters needs none and is left as it is; the longest names are matched first."""
+    rtl = sorted({n for n in names if n and _right_to_left(n)}, key=len, reverse=True)
+    if not rtl:
+        return text
+    return re.sub("|".join(map(re.escape, rtl)), lambda m: "\u2068" + m.group(0) + "\u2069", text)

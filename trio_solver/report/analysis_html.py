@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .._text import escape
+from .._text import escape, isolate
 from ..words import percent as _pct
 from ..words import pm as _pm
 
@@ -181,7 +181,7 @@ def _chart(a: Judged, f: _Frame) -> str:
         # the turn's last reveal judged, else the turn's own slot (a seat whose hand is unknown)
         x = f.x(slots.of[idx[-1]] if idx else slots.start[turn], n)
         colour = COLOURS[seat % len(COLOURS)]
-        tip = html.escape(f"turn {turn}: {a.players[seat]} takes the trio of {value}s")
+        tip = _html(a, f"turn {turn}: {a.players[seat]} takes the trio of {value}s")
         parts.append(f'<g class="trio"><title>{tip}</title>'
                      f'<path d="M{x:.1f} {f.top - 4} l6 -10 h-12 z" fill="{colour}"/>'
                      f'<text x="{x:.1f}" y="{f.top - 16}" text-anchor="middle" class="triotext">{value}</text></g>')
@@ -195,7 +195,7 @@ def _chart(a: Judged, f: _Frame) -> str:
         r = 6 if d.label in ("mistake", "blunder") else 4.5 if d.label else 3.5
         hollow = ' fill-opacity="0.25"' if not d.scored else ""
         best = "" if d.verdict == "within noise" else f", best {d.best}"  # as the tables name it
-        tip = html.escape(f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}{best}"
+        tip = _html(a, f"turn {d.turn}, {a.players[d.seat]}: {d.played}={d.shown}{best}"
                           f"{', ' + d.verdict if d.verdict else ''}")
         parts.append(f'<g class="pt" data-i="{i}" tabindex="0" role="button"><title>{tip}</title>'
                      f'<circle cx="{f.x(slots.of[i], n):.1f}" cy="{f.y(_played_y(a, d)):.1f}" r="{hit:.1f}" class="hit"/>'
@@ -208,7 +208,7 @@ def _chart(a: Judged, f: _Frame) -> str:
             # the point after turn t sits at the tick of turn t + 1, where that turn starts: both are said
             when = (f"after turn {c.turns}" + (f", before turn {c.turns + 1}" if k + 1 < len(a.curve) else "")
                     if c.turns else "start")
-            tip = html.escape(f"{when}: {chances}")
+            tip = _html(a, f"{when}: {chances}")
             x = f.xb(slots.after(c.turns), n)
             parts.append(f'<g class="cp" data-k="{k}" tabindex="0" role="button"><title>{tip}</title>'
                          + "".join(f'<circle cx="{x:.1f}" cy="{f.y(c.win_chance[s]):.1f}" r="{cp_hit:.1f}" '
@@ -250,13 +250,17 @@ tr.unscored td { color: #888; }
 .legend span { margin-right: 1em; white-space: nowrap; }
 #position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
 #position pre { font-size: 14px; margin: 0.4em 0; white-space: pre; overflow-x: auto; }
+#position pre .label { display: inline-block; }
 ul.moments li { margin: 0.3em 0; } ul.moments a { cursor: pointer; color: #135; text-decoration: underline; }
 dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.labels dd { margin-left: 7.5em; }
 """
 
 _SCRIPT = r"""
 const data = JSON.parse(document.getElementById('analysis').textContent);
-const names = data.names;
+// a name holding a right-to-left letter (Hebrew, Arabic, ...) between the Unicode isolates, as the page's
+// own text has it (trio_solver._text.isolate): it never reorders the text around it
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const names = data.names.map(n => RTL.test(n) ? '\u2068' + n + '\u2069' : n);
 // the one format of a chance, as trio_solver.words.percent writes it (never 100% unless certain)
 function pctN(p, digits) {
   const scale = 10 ** digits, x = p * 100 * scale;
@@ -282,31 +286,60 @@ function trioText(pos, values) {
     return pairs && pairs.length ? v + ' (pairs with ' + pairs.join(', ') + ')' : String(v);
   }).join(', ') || '-';
 }
+// the columns a label takes in the monospaced table, as trio_solver._text.width counts them: 2 for a wide
+// character (CJK, most emoji), 0 for a combining mark, a joiner or a variation selector, else 1
+function cols(t) {
+  let n = 0;
+  for (const ch of t) {
+    const c = ch.codePointAt(0);
+    if (/\p{M}/u.test(ch) || c === 0x200c || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) continue;
+    n += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3fffd) ? 2 : 1;
+  }
+  return n;
+}
+// the table as the viewer saw it, one [label, rest] per line (label null: a line of its own)
 function tableLines(pos, mover, viewer) {
   const lines = [];
-  const w = Math.max(...names.map(n => n.length), 7);
+  const hands = pos.hands.map(h => hand(h, viewer));
+  const hw = Math.max(...hands.map(c => c.length));
   const teams = pos.teams || [];
   let marked = false;
-  for (const h of pos.hands) {
+  pos.hands.forEach((h, k) => {
     const mark = h.seat === mover ? '  <- to move' : '';
     const team = teams.find(t => t.includes(h.seat));
-    const cards = hand(h, viewer);
-    marked = marked || cards.includes('^');
-    lines.push(names[h.seat].padEnd(w) + '  ' + cards.padEnd(24) + ' trios: ' + trioText(pos, pos.trios[h.seat]) +
-      (team ? '  team ' + team.join('+') : '') + mark);
-  }
+    marked = marked || hands[k].includes('^');
+    lines.push([names[h.seat], hands[k].padEnd(hw) + '  trios: ' + trioText(pos, pos.trios[h.seat]) +
+      (team ? '  team ' + team.join('+') : '') + mark]);
+  });
   if (teams.length) {
-    for (const sd of pos.sides) {
-      lines.push(('team ' + sd.seats.join('+')).padEnd(w) + '  trios ' + trioText(pos, sd.trios) + '; ' + sd.goal);
-    }
+    for (const sd of pos.sides) lines.push(['team ' + sd.seats.join('+'), 'trios ' + trioText(pos, sd.trios) + '; ' + sd.goal]);
   }
   if (pos.centre.length) {
-    lines.push('centre'.padEnd(w) + '  ' + pos.centre.map(c => 'c' + c.slot + ':' +
-      (!c.present ? '-' : (c.known === null ? '?' : c.known) + (c.face_up ? '*' : ''))).join(' '));
+    lines.push(['centre', pos.centre.map(c => 'c' + c.slot + ':' +
+      (!c.present ? '-' : (c.known === null ? '?' : c.known) + (c.face_up ? '*' : ''))).join(' ')]);
   }
-  if (pos.turn.length) lines.push('face up'.padEnd(w) + '  ' + pos.turn.join(' '));
-  if (marked) lines.push('(^: ' + names[viewer] + "'s card that every player knows)");
+  if (pos.turn.length) lines.push(['face up', pos.turn.join(' ')]);
+  if (marked) lines.push([null, '(^: ' + names[viewer] + "'s card that every player knows)"]);
   return lines;
+}
+// the lines in a <pre>, each label in a box as wide as the widest: the columns line up whatever the
+// width of a name's letters in the font
+function tablePre(lines) {
+  const pre = document.createElement('pre');
+  const w = Math.max(...lines.map(([label]) => label === null ? 0 : cols(label)), 7);
+  lines.forEach(([label, rest], k) => {
+    if (label !== null) {
+      const box = document.createElement('span');
+      box.className = 'label';
+      box.style.minWidth = w + 'ch';
+      box.textContent = label;
+      pre.appendChild(box);
+    }
+    pre.appendChild(document.createTextNode((label === null ? '' : '  ') + rest + (k + 1 < lines.length ? '\n' : '')));
+  });
+  return pre;
 }
 function select(kind, i) {
   document.querySelectorAll('.chart .pt').forEach(g => g.classList.toggle('sel', kind === 'pt' && Number(g.dataset.i) === i));
@@ -322,9 +355,7 @@ function showCurve(k) {
     : 'At the start') + ' - the table as ' +
     (data.viewer === null || data.viewer === undefined ? 'a spectator' : names[data.viewer]) + ' sees it:';
   el.appendChild(head);
-  const pre = document.createElement('pre');
-  pre.textContent = tableLines(c.position, c.position.winner === null ? c.position.to_move : -1, data.viewer).join('\n');
-  el.appendChild(pre);
+  el.appendChild(tablePre(tableLines(c.position, c.position.winner === null ? c.position.to_move : -1, data.viewer)));
   const verdict = document.createElement('p');
   verdict.id = 'verdict';
   verdict.textContent = 'Chance to win the game: ' + data.teams.map(t => t.map(x => names[x]).join(' & ') + ' ' +
@@ -343,9 +374,7 @@ function show(i) {
   head.appendChild(document.createTextNode('Turn ' + d.turn + ', ' + names[d.seat] + ', reveal ' +
     (d.reveal_index + 1) + ' of the turn - the table as ' + names[d.seat] + ' saw it:'));
   el.appendChild(head);
-  const pre = document.createElement('pre');
-  pre.textContent = lines.join('\n');
-  el.appendChild(pre);
+  el.appendChild(tablePre(lines));
   const verdict = document.createElement('p');
   const g = d.p_game_played !== null && d.p_game_best !== null;
   let v = 'Played ' + d.played_text + ' (showed ' + d.shown + '): ' +
@@ -411,13 +440,18 @@ def _heads(*names: tuple[str, str]) -> str:
                    for long, short in names)
 
 
+def _html(a: Judged, text: str) -> str:
+    """``text`` for the page: HTML-escaped, each right-to-left player's name isolated (:func:`isolate`)."""
+    return html.escape(isolate(text, a.players))
+
+
 def _seat_rows(a: Judged) -> str:
     rows = []
     for s in a.seats:
         colour = COLOURS[s.seat % len(COLOURS)]
         acc = "-" if s.accuracy is None else f"{s.accuracy:.0%}"
         loss = "-" if s.average_loss is None else _pct(s.average_loss, 1)
-        rows.append(f"<tr><td><span class='who'><span style='color:{colour}'>&#9679;</span> {html.escape(s.name)}</span>"
+        rows.append(f"<tr><td><span class='who'><span style='color:{colour}'>&#9679;</span> {_html(a, s.name)}</span>"
                     f"{' (won)' if s.won else ''}</td><td>{s.decisions}</td><td>{acc}</td><td>{loss}</td>"
                     f"<td>{s.inaccuracies}</td><td>{s.mistakes}</td><td>{s.blunders}</td>"
                     f"<td>{', '.join(map(str, s.trios)) or '-'}</td></tr>")
@@ -430,7 +464,7 @@ def _decision_rows(a: Judged) -> str:
         label = html.escape(d.verdict)
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
-                    f"<td>{html.escape(a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
+                    f"<td>{_html(a, a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
                     f"<td>{'-' if d.within_noise else d.best}</td>"
                     f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
                     f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
@@ -447,7 +481,7 @@ def _game_cell(d: Any) -> str:
 
 def _chart_text(a: Judged) -> str:
     if a.judged_by == "game":
-        who = "a spectator" if a.viewer is None else html.escape(a.players[a.viewer])
+        who = "a spectator" if a.viewer is None else _html(a, a.players[a.viewer])
         return (f"<p>The coloured lines are each player's chance to win the game after every turn, as {who} sees "
                 "it (in team play, one line per team); a jump that no decision explains is luck. Each dot is a "
                 "reveal, placed at the mover's chance to win the game after the reveal played; the dashed grey line "
@@ -481,14 +515,14 @@ def _labels_text(a: Judged) -> str:
 def page(a: Judged, title: str) -> str:
     """The whole page for analysis ``a``."""
     moments = "".join(
-        (f"<li><a data-pick='{m.decision}'>{html.escape(m.text)}</a></li>" if m.decision is not None
-         else f"<li>{html.escape(m.text)}</li>") for m in a.moments) or "<li>none</li>"
-    legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {html.escape(n)}</span> '
+        (f"<li><a data-pick='{m.decision}'>{_html(a, m.text)}</a></li>" if m.decision is not None
+         else f"<li>{_html(a, m.text)}</li>") for m in a.moments) or "<li>none</li>"
+    legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {_html(a, n)}</span> '
                      for s, n in enumerate(a.players)) + " "
     if a.judged_by == "game" and a.curve and a.teams and len(a.teams[0]) > 1:  # one line per team
         legend += "".join(f'<span class="teamline" style="color:{COLOURS[t[0] % len(COLOURS)]}">&#8212; team '
-                          f'{html.escape(" & ".join(a.players[s] for s in t))}</span> ' for t in a.teams)
-    header = html.escape(a.header()).replace("\n", "<br>")
+                          f'{_html(a, " & ".join(a.players[s] for s in t))}</span> ' for t in a.teams)
+    header = _html(a, a.header()).replace("\n", "<br>")
     title = html.escape(escape(title))  # a file name may hold control characters; names cannot
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -19,6 +19,7 @@ import html
 from collections.abc import Sequence
 
 from .._display import register
+from .._text import isolate
 from .analysis import Analysis
 from ..infer.beliefs import Beliefs
 from ..game.state import Game
@@ -78,7 +79,7 @@ def frame_html(fr: Frame, names: Sequence[str] | None = None, viewer: int | None
         trios = " ".join(card_html(v, title=f"trio of {v}s") for v in fr["trios"][s])
         team = next((t for t in teams if s in t), None)
         mark = " · winner" if fr["winner"] == s else " · to move" if fr["winner"] is None and fr["to_move"] == s else ""
-        rows.append(f"<div class='row'><span class='who'>{html.escape(seat_name(s, names))}"
+        rows.append(f"<div class='row'><span class='who'>{html.escape(isolate(seat_name(s, names), names or ()))}"
                     f"<span class='muted'>{' · team ' + '+'.join(map(str, team)) if team else ''}{mark}</span></span>"
                     f"{''.join(cards) or '<span class=muted>no card</span>'}"
                     f"{' <span class=muted>trios</span> ' + trios if trios else ''}</div>")
@@ -153,13 +154,14 @@ def advice_html(advice: Advice) -> str:
 def analysis_summary_html(analysis: Analysis) -> str:
     """An analysis in a notebook: its header, the per-player table and the key moments (the full
     interactive page is :meth:`~trio_solver.report.analysis.Analysis.html`)."""
-    header = "<br>".join(html.escape(line) for line in analysis.header().splitlines())
+    said = analysis.players  # right-to-left names isolated (trio_solver._text.isolate)
+    header = "<br>".join(html.escape(isolate(line, said)) for line in analysis.header().splitlines())
     seats = "".join(
-        f"<tr><td>{html.escape(s.name)}{' (won)' if s.won else ''}</td><td>{s.decisions}</td>"
+        f"<tr><td>{html.escape(isolate(s.name, said))}{' (won)' if s.won else ''}</td><td>{s.decisions}</td>"
         f"<td>{'-' if s.accuracy is None else percent(s.accuracy)}</td>"
         f"<td>{'-' if s.average_loss is None else percent(s.average_loss, 1)}</td>"
         f"<td>{s.inaccuracies}/{s.mistakes}/{s.blunders}</td></tr>" for s in analysis.seats)
-    moments = "".join(f"<li>{html.escape(m.text)}</li>" for m in analysis.moments)
+    moments = "".join(f"<li>{html.escape(isolate(m.text, said))}</li>" for m in analysis.moments)
     return (f"<div class='trio-nb'>{_STYLE}<p>{header}</p><table><tr><th>player</th><th>choices</th>"
             f"<th>accuracy</th><th>avg loss</th><th>inacc./mist./blund.</th></tr>{seats}</table>"
             f"{'<ul>' + moments + '</ul>' if moments else ''}</div>")

@@ -127,8 +127,20 @@ async function guarded(fn) {
 }
 
 const names = () => (app.record && app.record.names) || null;
-const seatName = (s) => (names() ? `${names()[s]} (seat ${s})` : `Seat ${s}`);
-const shortName = (s) => (names() ? names()[s] : `Seat ${s}`);
+// the letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko and their neighbours)
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+// a name holding a right-to-left letter between the Unicode isolates, so that it never reorders the text
+// around it (a hand beside it would show reversed); other names as they are
+const isolated = (n) => (RTL.test(n) ? `\u2068${n}\u2069` : n);
+const seatName = (s) => (names() ? `${isolated(names()[s])} (seat ${s})` : `Seat ${s}`);
+const shortName = (s) => (names() ? isolated(names()[s]) : `Seat ${s}`);
+// a text of the server's (a key moment) with each right-to-left name isolated, longest names first
+function isolateNames(text) {
+  const rtl = (names() || []).filter((n) => n && RTL.test(n)).sort((x, y) => y.length - x.length);
+  if (!rtl.length) return text;
+  const re = new RegExp(rtl.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gu");
+  return text.replace(re, (m) => `\u2068${m}\u2069`);
+}
 const shortReveal = (r) => ("centre" in r ? `c${r.centre}` : "lowest" in r ? `l${r.lowest}` : `h${r.highest}`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // a chance for people, as trio_solver.words.percent writes it: never 100% unless certain, "<1%" above 0
@@ -765,7 +777,7 @@ function drawChart(data, chances, viewSeat) {
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event + 1) },
       `${decisionText(d)} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
-    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event + 1) }, m.text))));
+    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event + 1) }, isolateNames(m.text)))));
 }
 
 function markChart() {
