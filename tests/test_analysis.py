@@ -75,6 +75,27 @@ def test_following_the_advice_has_no_loss(rules: Rules, seed: int) -> None:
     assert not any("blunder" in m.text or "mistake" in m.text for m in a.moments)
 
 
+def test_a_reveal_as_good_as_the_best_is_named_best() -> None:
+    """Another reveal with the same figures is no better: a decision with no loss names its own reveal as
+    the best (no table or story names another for a loss of 0)."""
+    record = Record.load(ROOT / "examples" / "full_deal_4p.json")
+    a = analyse(record, samples=0)
+    ties = 0
+    for d in a.decisions:
+        if d.reveal_index:
+            continue  # a turn's first reveal: the view before its event
+        view = record.view(d.seat, d.event)
+        values = {e.reveal: e.p_trio + e.p_win for e in advise(view, "trio").evaluations}
+        top = max(values.values())
+        if d.loss == 0.0:
+            assert values[d.played] > top - 1e-9
+            assert d.best == d.best_turn == d.played, d
+            ties += sum(v > top - 1e-9 for v in values.values()) > 1
+        else:
+            assert d.best != d.played and values[d.best] > top - 1e-9
+    assert ties >= 3  # the example has first reveals where another reveal ties with the one played
+
+
 # ---------------------------------------------------------------------------
 # a constructed blunder, measured by counting
 

@@ -561,6 +561,8 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     loss = max(0.0, top - (mine.p_trio + mine.p_win))
     if loss < 1e-12:
         loss = 0.0
+    # a reveal as good as the best is the best: no other reveal is named for a loss of 0
+    top_reveal = played if loss == 0.0 else best.reveal
     values = [e.p_trio + e.p_win for e in adv.evaluations]
     distinct = len({round(v, 9) for v in values})
     others = [v for e, v in zip(adv.evaluations, values) if e.reveal != played]
@@ -573,11 +575,11 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
         label = label_for(v.low, GAME_THRESHOLDS)
         return Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
                         adv.get(v.best).p_trio, adv.get(v.best).p_win, v.loss, label, face,
-                        adv.approximate, turn, scored, distinct, position, loss, best.reveal,
+                        adv.approximate, turn, scored, distinct, position, loss, top_reveal,
                         v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high)
-    return Decision(event, j, view.to_move, played, shown, best.reveal, mine.p_trio, mine.p_win,
+    return Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
                     best.p_trio, best.p_win, loss, label_for(loss) if scored else None,
-                    face, adv.approximate, turn, scored, distinct, position, loss, best.reveal)
+                    face, adv.approximate, turn, scored, distinct, position, loss, top_reveal)
 
 
 def _is_turn(event: object) -> bool:
