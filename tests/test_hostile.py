@@ -81,6 +81,12 @@ def test_the_text_rule() -> None:
         assert escape(good) == good
     with pytest.raises(TrioError, match="longer than 200 characters"):
         check_text("names[0]", "x" * 201, TrioError)
+    # a letter may carry four combining marks (pointed Hebrew, Vietnamese), not a pile of them
+    for good in ["Vie\u0323\u0302t", "\u05e9\u05c1\u05bc\u05b8\u0591", "e" + "\u0301" * 4, "1\ufe0f\u20e3"]:
+        assert check_text("names[0]", good, TrioError) == good
+    for pile in ["e" + "\u0301" * 5, "Z\u0351\u0352\u0357\u035b\u0363\u0364\u0365a", "x\u20dd" * 2 + "\u20dd" * 4]:
+        with pytest.raises(TrioError, match=r"names\[0\]: holds a letter with \d+ combining marks \(at most 4\)"):
+            check_text("names[0]", pile, TrioError)
     assert escape("a\nb\x1bc", keep="\n") == "a\nb\\x1bc"
     assert [csv_cell(x) for x in ["=1", "+1", "-1", "@A1", "\t=1", "\r=1", "a=1", "1"]] == \
         ["'=1", "'+1", "'-1", "'@A1", "'\t=1", "'\r=1", "a=1", "1"]
@@ -141,7 +147,7 @@ def test_values_in_messages_stay_short_and_printable() -> None:
     assert show("\x1b[2J\u200b\U000e0001") == '"\\u001b[2J\\u200b\\U000e0001"'
     assert show(list(range(10**6)), width=10**6).endswith("19, ...]")  # the first 20 items, not a million
     assert show([[[[["deep"]]]]]) == "[[[[...]]]]" and show([[[[None]]]]) == "[[[[null]]]]"
-    assert show("x" * 100) == '"' + "x" * 39 + "..."
+    assert show("x" * 100) == '"' + "x" * 39 + '..."'  # a cut string keeps its closing quote
     assert show((1, None), 80) == "[1, null]" and show(1.5) == "1.5"
 
     class Counted:

@@ -195,7 +195,7 @@ def test_a_whole_game_through_move_and_bot(seed: int) -> None:
     assert "over" in e["error"]
 
 
-def test_move_on_a_viewer_record_needs_the_value() -> None:
+def test_move_on_a_viewer_record_needs_the_value_of_a_hidden_card() -> None:
     rec = doc(ROOT / "examples" / "in_progress_5p.json")
     record = Record.from_json(rec)
     view = record.view()
@@ -212,6 +212,18 @@ def test_move_on_a_viewer_record_needs_the_value() -> None:
     # an impossible value is refused with the event named
     bad = err({"op": "move", "record": rec, "reveal": f"{r}=13"})
     assert "13" in bad["error"]
+    # the record keeper's own card needs no value: the record knows it
+    own = Reveal.lowest(view.seat)  # type: ignore[arg-type]
+    value = view.own_value(own)
+    assert value is not None
+    res = ok("move", record=rec, reveal=str(own))
+    assert res["value"] == value and res == ok("move", record=rec, reveal=f"{own}={value}")
+    # what is not a reveal says so, under the argument's name
+    assert err({"op": "move", "record": rec, "reveal": "zz"})["error"].startswith('reveal: "zz" is not a reveal')
+    assert err({"op": "move", "record": rec, "reveal": "l9"})["error"].startswith("reveal: ")
+    full = doc(ROOT / "examples" / "full_deal_4p.json")
+    full["events"] = full["events"][:3]
+    assert err({"op": "move", "record": full, "reveal": "zz"})["error"].startswith('reveal: "zz" is not a reveal')
 
 
 def test_swap_moves_in_team_play() -> None:
@@ -237,8 +249,8 @@ GOOD = doc(ROOT / "examples" / "full_deal_4p.json")
 @pytest.mark.parametrize("line, needle", [
     ("{not json", "not valid JSON"),
     ("[1, 2]", "JSON object, got a list"),
-    ("42", "JSON object, got an integer"),
-    ('"advise"', "JSON object, got a string"),
+    ("42", "JSON object, got 42"),
+    ('"advise"', 'JSON object, got "advise"'),
     ('{"op": "version", "op": "version"}', "duplicate key"),
     ('{"op": "version", "x": NaN}', "NaN"),
     (b"\xff\xfe{}", "UTF-8"),
@@ -255,7 +267,7 @@ def test_unreadable_lines(line: str | bytes, needle: str) -> None:
     ({"id": 2, "op": "solve"}, 'unknown op "solve"'),
     ({"id": 3, "op": 7}, "op: expected an operation name"),
     ({"id": 4, "op": "beliefs"}, "record: missing"),
-    ({"id": 5, "op": "beliefs", "record": "game.json"}, "expected a trio-record/1 object, got a string"),
+    ({"id": 5, "op": "beliefs", "record": "game.json"}, 'expected a trio-record/1 object, got "game.json"'),
     ({"id": 6, "op": "beliefs", "record": GOOD, "seat": "1"}, "seat: expected a seat number"),
     ({"id": 7, "op": "beliefs", "record": GOOD, "seat": True}, "seat: expected a seat number"),
     ({"id": 8, "op": "beliefs", "record": GOOD, "seat": 9}, "expected a seat 0 to 3"),
@@ -275,7 +287,7 @@ def test_unreadable_lines(line: str | bytes, needle: str) -> None:
     ({"id": [1, {"a": None}], "op": "validate", "record": {"format": "trio-record/1"}}, "rules: missing"),
     ({"id": 23, "op": "validate", "record": {**GOOD, "extra": 1}}, "extra: unknown key"),
     ({"id": 24, "op": "version", "verbose": True}, "unknown argument"),
-    ({"id": 25, "op": "advise", "record": GOOD, "seed": 3}, "seed: only for objective 'game'"),
+    ({"id": 25, "op": "advise", "record": GOOD, "seed": 3}, "seed: only for objective \"game\""),
     ({"id": 26, "op": "advise", "record": GOOD, "objective": "trio", "samples": 9}, "samples: only for objective"),
 ])
 def test_bad_requests_get_one_line_and_their_id(request_: dict[str, Any], needle: str) -> None:
@@ -292,9 +304,9 @@ def test_argument_errors_name_the_argument_as_the_library_does() -> None:
     for request, line in [
         ({"op": "bot", "record": full, "bot": "nosuch"}, f'bot: unknown bot "nosuch" (known: {bots})'),
         ({"op": "state", "record": full, "seat": 7}, 'seat: expected a seat 0 to 3, null (a spectator) or "all", got 7'),
-        ({"op": "state", "record": full, "seat": "none"}, 'seat: expected a seat number, null or "all", got a string'),
+        ({"op": "state", "record": full, "seat": "none"}, 'seat: expected a seat number, null or "all", got "none"'),
         ({"op": "beliefs", "record": full, "seat": 7}, "seat: expected a seat 0 to 3 or null (a spectator), got 7"),
-        ({"op": "beliefs", "record": full, "seat": "x"}, "seat: expected a seat number or null, got a string"),
+        ({"op": "beliefs", "record": full, "seat": "x"}, 'seat: expected a seat number or null, got "x"'),
         ({"op": "analyze", "record": full, "samples": -1}, "samples: expected 0 to 200000, got -1"),
         ({"op": "move", "record": full, "reveal": {"lowest": 0}},
          'reveal: expected a reveal as a string such as "c3" or "c3=10", or a swap {"swap": [a, b], "cards": '
@@ -315,7 +327,7 @@ def test_every_op_reads_the_arguments_of_its_table_entry() -> None:
             handle(name, {**request, "extra": 1})
         # reached only once every argument of the entry was read (a reader that asks for an argument
         # outside its entry fails before)
-        assert str(e.value) == f"'extra': unknown argument (allowed: {', '.join(sorted(op.args)) or 'none'})"
+        assert str(e.value) == f"extra: unknown argument (allowed: {', '.join(sorted(op.args)) or 'none'})"
 
 
 def test_unknown_ops_raise_from_handle() -> None:

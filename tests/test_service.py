@@ -123,7 +123,7 @@ def test_bundled_examples_are_the_examples() -> None:
 @pytest.mark.parametrize("body, needle", [
     (b"{broken", "not valid JSON"),
     (b"[1]", "JSON object, got a list"),
-    (b'"x"', "JSON object, got a string"),
+    (b'"x"', 'JSON object, got "x"'),
     (b"\xff\xfe", "UTF-8"),
     (json.dumps({"record": 5}).encode(), "expected a trio-record/1 object"),
     (json.dumps({"record": FULL, "seat": "one"}).encode(), "seat"),
@@ -299,6 +299,7 @@ def test_ctrl_c_stops_the_service_while_its_workers_start() -> None:
         assert proc.returncode == 130, (proc.returncode, err)
         assert err.endswith("trio-solver: interrupted\n"), err
         assert "Traceback" not in err and "never retrieved" not in err, err
+        assert "; 1 worker, 30 s limit)" in out, out  # the banner
         time.sleep(0.5)
         assert not [pid for pid in children if _alive(pid)]
     finally:

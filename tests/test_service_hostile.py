@@ -64,6 +64,19 @@ def test_2_lone_surrogate_names_are_400_not_500(client: TestClient) -> None:
                                              "names": ["Ann", "Bé", "=C"]}).status_code == 200
 
 
+@pytest.mark.parametrize("depth", [600, 990])
+def test_deep_json_is_a_400_and_the_workers_stay(client: TestClient, depth: int) -> None:
+    """JSON nested deeper than a worker can be handed (pickle gives up near 500 levels, the parser near
+    1,000) is the client's mistake: a 400 in one line, and the workers that serve the others stay."""
+    workers = client.app.state.pool.executor  # type: ignore[attr-defined]
+    body = '{"record": {"x": ' + "[" * depth + "]" * depth + "}}"
+    msg = error_of(client.post("/v1/validate", content=body.encode(), headers=JSON), 400)
+    assert msg == "request: JSON nested too deeply"
+    # the same workers answer the next request
+    assert client.app.state.pool.executor is workers  # type: ignore[attr-defined]
+    assert client.post("/v1/validate", json={"record": FULL}).status_code == 200
+
+
 def test_6_service_names_the_argument(client: TestClient) -> None:
     msg = error_of(client.post("/v1/replay", json={"record": FULL, "after": 99}), 400)
     assert msg == "after: expected 0 to 17 events, got 99"

@@ -746,6 +746,7 @@ def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None
     page.click("#prev")
     settle(page)
     expect(page.locator("#play-prompt")).to_have_text("Go to the last position to play.")
+    expect(page.locator("#hint")).to_be_hidden()  # a hint is for the move to play, at the live position
     expect(page.locator("#advice tbody tr").first).to_be_visible()
     expect(page.locator("#advice tbody tr.clickable")).to_have_count(0)
     page.locator("#advice tbody tr").first.click()
@@ -753,6 +754,7 @@ def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None
     assert saved_record(page)["events"] == events
     page.click("#last")
     settle(page)
+    expect(page.locator("#hint")).to_be_visible()
     # my highest card cannot match my lowest: the double tap fails the turn once, and the bots play theirs
     page.dblclick("#play-legal button[data-reveal='h0']")
     page.wait_for_function("!document.body.dataset.busy && (document.querySelector('#play-legal button') || "
@@ -961,3 +963,19 @@ def test_right_to_left_partners_keep_their_order(page: Page) -> None:
         (top0, left0), (top1, left1) = label.evaluate(_NAME_XS, ["نور", "דנה"]).values()
         # the first partner first: on the line above (a label may wrap), or to the left on the same line
         assert top0 < top1 - 4 or (abs(top0 - top1) <= 4 and left0 < left1), (label, top0, left0, top1, left1)
+
+
+def test_the_longest_names_keep_the_board_in_the_window(sized_page: Page) -> None:
+    """Names of the longest length a record allows (200 characters, no space to break at) never make the
+    page scroll sideways: not the table, the move list, the chances nor the "View as" choice."""
+    page = sized_page
+    record = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))
+    record["names"] = ["W" * 200, "M" * 200, "x" * 200, "Dan"]
+    page.click("#paste-box summary")
+    page.fill("#paste", json.dumps(record))
+    page.click("#load-paste")
+    settle(page)
+    expect(page.locator("#seat option", has_text="W" * 200)).to_have_count(1)
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("#seat").bounding_box()["width"] <= width  # type: ignore[index]

@@ -12,7 +12,7 @@ from enum import EnumMeta
 from collections.abc import Iterator
 from typing import Any
 
-from ._text import MAX_TEXT, describe, first_unsafe
+from ._text import MAX_MARKS, MAX_TEXT, describe, first_unsafe, marks_run
 from .errors import TrioError
 
 
@@ -24,7 +24,10 @@ def show(value: Any, width: int = 40) -> str:
         text = _notation(value, 0, width)
     except Exception:  # noqa: BLE001 - a hostile __repr__ or __str__ must not escape
         text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else text[:width] + "..."
+    if len(text) <= width:
+        return text
+    # a string cut keeps its closing quote, so that the message reads as one quoted value
+    return text[:width] + ('..."' if text.startswith('"') else "...")
 
 
 #: Items of a list or object, and characters of a string, shown in a message; the rest are ``...``.
@@ -137,7 +140,8 @@ def read_weight(name: str, value: Any, error: type[TrioError]) -> float | None:
 def check_text(name: str, value: Any, error: type[TrioError], what: str = "a string") -> str:
     """``value`` if it is a string of at most :data:`~trio_solver._text.MAX_TEXT` characters with no
     unsafe character (:mod:`trio_solver._text`: controls, line separators, bidirectional formatting,
-    lone surrogates): the check of names and ids at every door. Else raise ``error`` naming ``name``."""
+    lone surrogates) and no letter with more than :data:`~trio_solver._text.MAX_MARKS` combining marks:
+    the check of names and ids at every door. Else raise ``error`` naming ``name``."""
     if not isinstance(value, str):
         raise error(f"{name}: expected {what}, got {show(value)}")
     if len(value) > MAX_TEXT:
@@ -145,6 +149,10 @@ def check_text(name: str, value: Any, error: type[TrioError], what: str = "a str
     bad = first_unsafe(value)
     if bad is not None:
         raise error(f"{name}: holds {describe(bad)}; names and ids are plain text")
+    marks = marks_run(value)
+    if marks > MAX_MARKS:
+        raise error(f"{name}: holds a letter with {marks} combining marks (at most {MAX_MARKS}); names and ids "
+                    "are plain text")
     return value
 
 

@@ -92,6 +92,17 @@ def strings(data: Any) -> Iterator[tuple[str, str]]:
             stack.extend((item, f"{place}[{k}]") for k, item in enumerate(value))
 
 
+def _utf8_text(data: Any) -> bool:
+    """Whether every string of parsed ``data`` can be written as UTF-8 (holds no lone surrogate): one
+    pass of the compiled encoder, so that a record full of emoji escapes (surrogate pairs, which are
+    text) is not walked string by string in Python."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def strict_loads(text: str, what: str = "record") -> Any:
     """Parse JSON text, refusing duplicate keys, NaN/Infinity and numbers beyond a float
     (``1e999``), over-long integers, deep nesting, and strings that are not Unicode text (a lone
@@ -112,7 +123,7 @@ def strict_loads(text: str, what: str = "record") -> Any:
             raise RecordError(what, f"not valid JSON: an integer of more than {sys.get_int_max_str_digits()} "
                                     "digits") from None
         raise RecordError(what, f"not valid JSON: {e}") from None
-    if _MAY_HOLD_SURROGATE.search(text) is not None:
+    if _MAY_HOLD_SURROGATE.search(text) is not None and not _utf8_text(data):
         for place, string in strings(data):
             m = _SURROGATE.search(string)
             if m is not None:

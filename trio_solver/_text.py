@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 __all__ = ["MAX_TEXT", "UNSAFE", "first_unsafe", "describe", "escape", "csv_cell", "FORMULA_START", "name_key",
-           "width", "pad", "isolate"]
+           "width", "pad", "isolate", "MAX_MARKS", "marks_run"]
 
 #: The longest name or id accepted, in characters (a display name is a word or two).
 MAX_TEXT = 200
@@ -51,6 +51,11 @@ _KINDS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
 #: One unsafe character.
 UNSAFE = re.compile("[" + "".join(re.escape(chr(lo)) + ("-" + re.escape(chr(hi))) * (hi > lo)
                                   for _, ranges in _KINDS for lo, hi in ranges) + "]")
+
+#: The most combining marks (accents, vowel signs: Unicode's categories Mn and Me) one letter of a name
+#: may carry. Real writing stacks at most three or four (Vietnamese, pointed Hebrew, Tibetan); a pile
+#: of dozens ("zalgo" text) draws over the lines above and below it on a page.
+MAX_MARKS = 4
 
 #: The variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF): they choose a glyph's style (an
 #: emoji's colour), not a different character.
@@ -132,3 +137,13 @@ def isolate(text: str, names: Sequence[str]) -> str:
     if not rtl:
         return text
     return re.sub("|".join(map(re.escape, rtl)), lambda m: "\u2068" + m.group(0) + "\u2069", text)
+
+
+def marks_run(text: str) -> int:
+    """The longest run of combining marks (categories Mn and Me) in ``text``: the most marks one letter
+    carries."""
+    longest = run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        longest = max(longest, run)
+    return longest

@@ -22,15 +22,15 @@ from typing import IO, Any, Literal, NoReturn
 
 from .. import __version__, limits
 from .._args import check_text, show
-from .._json import strict_loads, strings
+from .._json import kind, strict_loads, strings
 from .._text import MAX_TEXT
 from ..decide.bots import BOT_NAMES
 from ..decide.stopping import MAX_DEALS as MAX_SAMPLES
-from ..errors import RecordError, TrioError
+from ..errors import NotationError, RecordError, TrioError, ViewError
 from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
 from ..game.rules import Rules
-from ..infer.facts import STATE_BUDGET
+from ..infer.facts import MAX_SWAP_BUDGET
 from . import queries
 
 __all__ = [
@@ -68,12 +68,9 @@ class UnknownOp(RequestError):
 
 
 def _kind(x: Any) -> str:
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return "a boolean"
-    return {dict: "an object", list: "a list", str: "a string", int: "an integer", float: "a number"}.get(
-        type(x), type(x).__name__)
+    """A wrong argument in a message: a list or an object by its kind (it may be large), any other value
+    as itself in JSON's notation (``"none"``, ``1.5``, ``true``, ``null``), as the library shows values."""
+    return kind(x) if isinstance(x, (dict, list)) else show(x)
 
 
 def parse_request(text: str | bytes) -> dict[str, Any]:
@@ -188,7 +185,10 @@ class _Args:
         extra = [k for k in self.data if k not in self.allowed]
         if extra:
             allowed = ", ".join(sorted(self.allowed)) or "none"
-            self.fail(repr(extra[0])[:60], f"unknown argument (allowed: {allowed})")
+            key = extra[0]
+            # named as a record names an unknown key: as it is, quoted as JSON when it is long or not printable
+            name = key if len(key) <= 60 and key.isprintable() else show(key, 60)
+            self.fail(name, f"unknown argument (allowed: {allowed})")
 
 
 # -- the operations ------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def _op_beliefs(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
     after = a.int_("after")
-    budget = a.int_("swap_budget", minimum=1, maximum=10 * STATE_BUDGET)
+    budget = a.int_("swap_budget", minimum=1, maximum=MAX_SWAP_BUDGET)
     a.done()
     data: dict[str, Any] = queries.beliefs(record, seat, after, budget).to_json(after)
     return data
@@ -242,11 +242,11 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     confidence = a.float_("confidence", 0.5, 1.0)
     a.done()
     if objective != "game" and samples is not None:
-        a.fail("samples", "only for objective 'game'")
+        a.fail("samples", "only for objective \"game\"")
     if objective != "game" and confidence is not None:
-        a.fail("confidence", "only for objective 'game'")
+        a.fail("confidence", "only for objective \"game\"")
     if objective != "game" and "seed" in a.data:
-        a.fail("seed", "only for objective 'game'")
+        a.fail("seed", "only for objective \"game\"")
     return queries.advise(record, seat, after, objective, samples=samples, seed=seed, confidence=confidence)[1]
 
 
@@ -298,11 +298,18 @@ def _op_move(a: _Args) -> dict[str, Any]:
     if not isinstance(move, str):
         a.fail("reveal", f"expected a reveal such as \"c3\" or \"c3=10\", or a swap object, got {_kind(move)}")
     text = move.strip()
-    if "=" in text:
-        return queries.add_reveal(record, Revealed.from_str(text))
-    if record.deal is None:
-        a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\"")
-    return queries.add_reveal(record, Reveal.from_str(text))
+    try:
+        parsed = Revealed.from_str(text) if "=" in text else Reveal.from_str(text)
+        if isinstance(parsed, Reveal) and record.deal is None:
+            # a record without the deal: the record keeper knows the cards of its own hand
+            value = record.view().own_value(parsed)
+            if value is None:
+                a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\" "
+                                 "(only the record keeper's own cards are known)")
+            parsed = Revealed(parsed, value)
+    except (NotationError, ViewError) as e:
+        a.fail("reveal", str(e))
+    return queries.add_reveal(record, parsed)
 
 
 def _op_bot(a: _Args) -> dict[str, Any]:

@@ -66,6 +66,7 @@ from .._args import int_in, show
 from .._text import escape
 from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
 from ..errors import RunError, TrioError
+from ..words import plural
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
 from .queries import warm_up
 
@@ -609,7 +610,8 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
             if declared is None and body.strip():
                 return _error(415, "the body must be JSON: send it with Content-Type: application/json")
             try:
-                args = parse_request(body) if body.strip() else {}
+                # in a thread: a large body takes a moment to parse, and the loop serves the others meanwhile
+                args = await asyncio.to_thread(parse_request, body) if body.strip() else {}
             except Exception as e:  # noqa: BLE001
                 return _error(400, error_text(e))
             if op == "version":  # no computation: answered here
@@ -655,6 +657,10 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                     # the worker did not stop itself: replace the pool
                     await loop.run_in_executor(None, pool.restart, executor)
                     return "timeout", over
+                except RecursionError:
+                    # the request could not be handed to a worker: pickle gives up on JSON nested about
+                    # 500 deep, the parser only near 1,000. The client's mistake; the workers are fine
+                    return "bad", "request: JSON nested too deeply"
                 except (BrokenProcessPool, RuntimeError):
                     # a worker died (killed, out of memory): new workers, and one more try
                     await loop.run_in_executor(None, pool.restart, executor)
@@ -715,7 +721,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, workers: int = 2
     sock = listening_socket(host, port)  # before the banner: a port in use or a bad address is one line
     shown = f"[{host}]" if ":" in host else host
     print(f"trio-solver service on http://{shown}:{port}/  (web board at /, API under /v1, schema at "
-          f"/openapi.json, its page at /docs; {workers} workers, {timeout:g} s limit)", flush=True)
+          f"/openapi.json, its page at /docs; {plural(workers, 'worker')}, {timeout:g} s limit)", flush=True)
     server = uvicorn.Server(server_config(app, host=host, port=port, log_level=log_level))
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         # started with Ctrl-C ignored (a background job): it stays ignored, as for every command; uvicorn

@@ -510,7 +510,7 @@ async function showAdvice(fr, token) {
   if (fr.winner !== null) { body.replaceChildren(); note.textContent = "The game is over."; return; }
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
-    note.textContent = app.mode === "play" ? "Press Hint for advice on your move."
+    note.textContent = app.mode === "play" ? (mover === app.me ? "Press Hint for advice on your move." : "Advice is for your own moves.")
       : app.record.deal ? `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`
         : `Advice appears when it is ${seatName(app.record.viewer ? app.record.viewer.seat : mover)}'s turn: the record knows only that hand.`;
     return;
@@ -1086,8 +1086,9 @@ function playMove(r) {
 async function fillPlay(fr, last, token) {
   const box = $("#play-legal");
   const end = app.frames[app.frames.length - 1];
-  $("#hint").hidden = end.winner !== null;  // no advice to ask for once the game is over
-  $("#play-how").hidden = end.winner !== null || !last || fr.to_move !== app.me;  // only when a tap can play
+  // a hint and the way to play only on my move at the live position (not while the bots move, nor after the end)
+  $("#hint").hidden = end.winner !== null || !last || fr.to_move !== app.me;
+  $("#play-how").hidden = $("#hint").hidden;
   if (end.winner !== null) {
     // in team play the side wins: my partner's winning trio is my win too
     const partnerWon = teamsOf() !== null && teamOf(end.winner) === teamOf(app.me);
