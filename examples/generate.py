@@ -64,6 +64,7 @@ def main() -> None:
     events[cut]["reveals"] = events[cut]["reveals"][:1]
     data["events"] = events[: cut + 1]
     (HERE / "in_progress_5p.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print("wrote full_deal_4p.json, viewer_3p_picante.json, teams_4p.json and in_progress_5p.json in", HERE.name)
 
 
 if __name__ == "__main__":

@@ -139,8 +139,8 @@ def test_notes_when_workers_are_capped() -> None:
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"backend": "spark"}, "backend: expected one of local, ray"),
-    ({"workers": 0}, "workers: expected 1 or more"),
-    ({"window": 0}, "window: expected 1 or more"),
+    ({"workers": 0}, "workers: expected a number of workers 1 to"),
+    ({"window": 0}, "window: expected an integer 1 to"),
     ({"max_retries": -1}, "max_retries"),
     ({"ray_address": "auto"}, "a Ray address is for the ray backend"),
 ])
@@ -159,7 +159,7 @@ def test_ray_missing_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("address,message", [
     ("127.0.0.1:1", "cannot join the Ray cluster at \"127.0.0.1:1\": nothing answers at 127.0.0.1:1"),
-    ("nonsense", "--ray-address: expected \"auto\" or HOST:PORT, got \"nonsense\""),
+    ("nonsense", "ray_address: expected \"auto\" or HOST:PORT, got \"nonsense\""),
 ])
 def test_a_cluster_that_is_not_there_is_one_clear_error(address: str, message: str) -> None:
     """Ray alone would wait for minutes on an address where nothing answers."""

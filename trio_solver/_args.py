@@ -98,6 +98,28 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: The seeds the library takes: an integer of 64 bits with its sign.
+SEED_RANGE = (-(2**63), 2**63 - 1)
+
+
+def seeded(name: str, value: Any, error: type[TrioError]) -> random.Random:
+    """A generator for seed ``value`` (an integer of 64 bits with its sign), else raise ``error`` naming
+    ``name``. A negative seed has a generator of its own: :class:`random.Random` takes ``-s`` as ``s``, so
+    seeds 1 and -1 would deal the same games."""
+    seed = int_in(name, value, *SEED_RANGE, error)
+    return random.Random(seed if seed >= 0 else f"trio seed {seed}")
+
+
+def bot(name: str, value: Any, error: type[TrioError]) -> Any:
+    """``value`` if it plays as a bot does (a ``name`` string, ``choose_reveal`` and ``choose_swap``),
+    else raise ``error`` naming ``name``."""
+    if not (isinstance(getattr(value, "name", None), str) and callable(getattr(value, "choose_reveal", None))
+            and callable(getattr(value, "choose_swap", None))):
+        raise error(f"{name}: expected a bot (an object with a name, choose_reveal and choose_swap), got "
+                    f"{show(value)}")
+    return value
+
+
 def int_in(name: str, value: Any, lo: int, hi: int, error: type[TrioError], what: str = "an integer") -> int:
     """``value`` if it is an integer ``lo..hi``; else raise ``error`` naming ``name``."""
     if not is_int(value) or not lo <= value <= hi:

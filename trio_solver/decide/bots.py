@@ -28,7 +28,7 @@ from typing import Protocol, runtime_checkable
 from .. import _args
 from .._args import show as _show
 from ..errors import ViewError
-from .expert import ExpertBot, TiesExpertBot
+from .expert import ExpertBot, TiesExpertBot, check_budget
 from .swaps import pairing_swap
 from ..game.reveal import Reveal
 from ..game.rules import SEVEN
@@ -224,13 +224,15 @@ def make_bot(name: str, rng: random.Random, *, budget: int | None = None, time_c
     ``budget`` is the experts' playouts per decision (``None``: their default) and ``time_cap``
     the seconds after which their search stops with the leader so far (``None``: no cap, so the
     same seed gives the same choices on any machine); the other bots ignore both. Raises
-    :class:`~trio_solver.errors.ViewError` for an unknown name or an ``rng`` that is not a
-    :class:`random.Random`. The bot's
+    :class:`~trio_solver.errors.ViewError` for an unknown name, an ``rng`` that is not a
+    :class:`random.Random` or a budget that is not a number of playouts. The bot's
     ``choose_reveal``/``choose_swap`` raise :class:`ViewError` for anything but a
     :class:`PlayerView` of the seat to decide."""
     if not isinstance(name, str) or name not in BOT_NAMES:
         raise ViewError(f"unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
     _args.rng("rng", rng, ViewError)
+    if budget is not None:  # checked for every bot, so that a bad budget is an error whoever is seated
+        check_budget(budget)
     factories: dict[str, Callable[[random.Random], Bot]] = {
         "random": RandomBot, "memory": MemoryBot, "solver": SolverBot, "playout": PlayoutBot,
         "expert-ties": (lambda r: TiesExpertBot(r, budget=budget, time_cap=time_cap)),

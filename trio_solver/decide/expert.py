@@ -72,7 +72,7 @@ from .swaps import pairing_order
 from ..game.view import PlayerView
 
 __all__ = ["ExpertBot", "TiesExpertBot", "CAP_BATCH", "DEFAULT_BUDGET", "DEFAULT_READ", "DEFAULT_WINDOW",
-           "SEARCH_WINDOW", "QUIET_BELOW", "bot_order", "default_budget", "solver_score"]
+           "SEARCH_WINDOW", "QUIET_BELOW", "bot_order", "default_budget", "solver_score", "check_budget"]
 
 #: Playouts per decision by default at 3 players (see :func:`default_budget`).
 DEFAULT_BUDGET = 1920
@@ -106,7 +106,8 @@ def default_budget(players: int) -> int:
     return DEFAULT_BUDGET * 9 // (n * n)
 
 
-def _check_budget(budget: object) -> int:
+def check_budget(budget: object) -> int:
+    """``budget`` if it is a number of playouts per decision (1 to :data:`MAX_SAMPLES`), else :class:`ViewError`."""
     if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_SAMPLES:
         raise ViewError(f"budget must be a number of playouts from 1 to {MAX_SAMPLES}, got {_args.show(budget)}")
     return budget
@@ -155,7 +156,7 @@ class TiesExpertBot:
         self.rng = rng
         self.time_cap = None if time_cap is None else _args.number_in("time_cap", time_cap, 0, MAX_TIME_CAP,
                                                                        ViewError)
-        self.budget = None if budget is None else _check_budget(budget)
+        self.budget = None if budget is None else check_budget(budget)
         self.candidates = None if candidates is None else max(1, int(candidates))
         self.window = None if window is None else _args.number_in("window", window, 0, 10, ViewError)
         self.stratify = stratify

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from .. import _args
 from .._args import show
 from ..infer.beliefs import Beliefs
 from ..infer.sampling import initial_deal
@@ -424,9 +425,10 @@ class TrioSpielBot(pyspiel.Bot):  # type: ignore[misc]
     It sees only its :class:`~trio_solver.game.view.PlayerView` of the state it is given.
     """
 
-    def __init__(self, bot: Bot | str, seed: int | None = None) -> None:
+    def __init__(self, bot: Bot | str, seed: int = 0) -> None:
         pyspiel.Bot.__init__(self)
-        self.bot: Bot = make_bot(bot, random.Random(seed)) if isinstance(bot, str) else bot
+        rng = _args.seeded("seed", seed, ViewError)
+        self.bot: Bot = make_bot(bot, rng) if isinstance(bot, str) else _args.bot("bot", bot, ViewError)
 
     def step(self, state: TrioState) -> int:
         m = state.match
@@ -520,11 +522,14 @@ class SpielBot:
     ``ISMCTSBot`` does, by resampling) plays exactly as it would in OpenSpiel.
     """
 
-    def __init__(self, spiel_bot: Any, game: TrioGame, *, seed: int | None = None, name: str = "openspiel") -> None:
+    def __init__(self, spiel_bot: Any, game: TrioGame, *, seed: int = 0, name: str = "openspiel") -> None:
+        if not callable(getattr(spiel_bot, "step", None)):
+            raise ViewError(f"spiel_bot: expected an OpenSpiel bot (with step), got {_args.show(spiel_bot)}")
+        _args.instance("game", game, TrioGame, ViewError)
         self.spiel_bot = spiel_bot
         self.game = game
-        self.rng = random.Random(seed)
-        self.name = name
+        self.rng = _args.seeded("seed", seed, ViewError)
+        self.name = _args.check_text("name", name, ViewError, "a name")
 
     def _act(self, view: PlayerView, swap: bool) -> int:
         state = state_from_view(self.game, view, swap=swap, rng=self.rng)

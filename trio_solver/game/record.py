@@ -88,6 +88,8 @@ class Record:
         if not isinstance(path, (str, os.PathLike)):
             raise RecordError("path", f"expected a file name, got {type(path).__name__}")
         name = str(path)  # as the error's place: escaped and cut by RecordError
+        if not name:
+            raise RecordError("path", "an empty file name")
         try:
             if name == "-":
                 if sys.stdin is None:

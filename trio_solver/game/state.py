@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from .. import _args
 from .._args import show as _show
 from .._json import fail, is_int, json_object
-from ..errors import IllegalMoveError, RecordError, RulesError
+from ..errors import IllegalMoveError, RecordError, RulesError, ViewError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
 from .table import Outcome, Table, drive
 from .reveal import Reveal, Revealed
@@ -152,20 +152,23 @@ class Game:
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None, *, rng: random.Random | None = None,
              first_player: int | None = None) -> Game:
-        """A new game dealt from ``random.Random(seed)`` (or the given ``rng``).
+        """A new game dealt from ``seed`` (an integer of 64 bits with its sign; without one, from the
+        system's entropy) or from the given generator ``rng`` (:class:`~trio_solver.errors.ViewError` for
+        another kind of either; :class:`~trio_solver.errors.IllegalMoveError` for a first player not at the
+        table).
 
         Without ``first_player`` the first player is drawn from the same generator,
         after the shuffle, so one seed fixes the whole start.
         """
         if not isinstance(rules, Rules):
             raise RulesError(f"rules: expected Rules, got {type(rules).__name__}")
-        if seed is not None and not isinstance(seed, (int, str, bytes)):
-            raise IllegalMoveError(f"seed: expected an integer, got {type(seed).__name__}")
         if rng is not None:
-            _args.rng("rng", rng, IllegalMoveError)
+            _args.rng("rng", rng, ViewError)
+            if seed is not None:
+                raise ViewError("seed: give a seed or a generator (rng), not both")
         if first_player is not None:
             _args.seat("first_player", first_player, rules.players, IllegalMoveError)
-        gen = rng if rng is not None else random.Random(seed)
+        gen = rng if rng is not None else random.Random() if seed is None else _args.seeded("seed", seed, ViewError)
         d = Deal.shuffle(rules, gen)
         first = gen.randrange(rules.players) if first_player is None else first_player
         return cls(rules, d, first)

@@ -230,11 +230,15 @@ class Beliefs:
         return out
 
     def end(self, reveal: Reveal) -> dict[int, float]:
-        """Distribution of the card ``reveal`` (a hand end) would show now; ``{}`` if none is accessible.
+        """Distribution of the card ``reveal`` would show now; ``{}`` if none is there (a centre card taken, a
+        hand with no card left to ask for).
 
-        Raises :class:`~trio_solver.errors.ViewError` for a reveal of a seat not at the table."""
+        Raises :class:`~trio_solver.errors.ViewError` for a reveal of a seat or a slot not at the table."""
         _args.instance("reveal", reveal, Reveal, ViewError)
         if reveal.is_centre:
+            slots = self.view.rules.centre_size
+            if not 0 <= reveal.index < slots:
+                raise ViewError(f"reveal: expected a centre slot 0 to {slots - 1}, got {reveal.index}")
             return self.centre().get(reveal.index, {})
         table = self.facts.table
         s = self._seat(reveal.index, "reveal")

@@ -38,7 +38,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .._args import show
+from .._args import int_in, show
 from ..errors import RunError, TrioError
 
 __all__ = ["BACKENDS", "RunInfo", "available_cpus", "run_tasks"]
@@ -105,12 +105,11 @@ def run_tasks(fn: Callable[[T], R], tasks: Iterable[T], on_result: Callable[[R],
     """
     if backend not in BACKENDS:
         raise RunError(f"backend: expected one of {', '.join(BACKENDS)}, got {show(backend)}")
-    if workers is not None and workers < 1:
-        raise RunError(f"workers: expected 1 or more, got {workers}")
-    if window is not None and window < 1:
-        raise RunError(f"window: expected 1 or more, got {window}")
-    if max_retries < 0:
-        raise RunError(f"max_retries: expected 0 or more, got {max_retries}")
+    if workers is not None:
+        int_in("workers", workers, 1, 10**6, RunError, "a number of workers")
+    if window is not None:
+        int_in("window", window, 1, 10**9, RunError)
+    int_in("max_retries", max_retries, 0, 1000, RunError)
     if backend == "local" and ray_address is not None:
         raise RunError("a Ray address is for the ray backend (backend='ray')")
     note = on_note if on_note is not None else (lambda _text: None)
@@ -342,10 +341,10 @@ def _host_port(target: str) -> tuple[str, int] | None:
 
 def ray_address(address: str) -> str:
     """``address`` when it is ``auto`` or ``HOST:PORT`` (after an optional scheme such as ``ray://``);
-    else :class:`RunError` (what ``--ray-address`` accepts: whether a cluster answers there is checked
+    else :class:`RunError` naming ``ray_address`` (what ``--ray-address`` accepts too: whether a cluster answers there is checked
     when the run starts)."""
     if address != "auto" and _host_port(address.split("://", 1)[-1]) is None:
-        raise RunError(f'--ray-address: expected "auto" or HOST:PORT, got {show(address)}')
+        raise RunError(f'ray_address: expected "auto" or HOST:PORT, got {show(address)}')
     return address
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TextIO
 
-from .. import _args
+from .. import _args, limits
 from ..decide.bots import Bot, make_bot
 from ..game.state import Game
 from ..errors import IllegalMoveError, RunError, ViewError
@@ -38,9 +38,18 @@ __all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_t
 MAX_REVEALS = 20_000
 
 
-def game_seed(seed: int, index: int, stream: int = 0) -> int:
-    """The seed of game ``index`` (stream 0: the deal; stream 1 + seat: that seat's bot)."""
-    return (seed * 1_000_003 + index) * 101 + stream
+#: Games per seed that get an integer seed of their own (see :func:`game_seed`).
+_SPAN = 1_000_003
+
+
+def game_seed(seed: int, index: int, stream: int = 0) -> int | str:
+    """The seed of game ``index`` (stream 0: the deal; stream 1 + seat: that seat's bot), for
+    :class:`random.Random`: distinct for every run seed, game and stream. An integer for a seed of 0 or
+    more and the first 1,000,003 games; beyond them, and for a negative seed, a string (``random.Random``
+    hashes it), so that no game of one seed repeats a game of another (and seed -1 is not seed 1)."""
+    if seed >= 0 and 0 <= index < _SPAN:
+        return (seed * _SPAN + index) * 101 + stream
+    return f"trio game {seed} {index} {stream}"
 
 
 def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_player: int | None = None,
@@ -60,8 +69,10 @@ def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_pl
     """
     _args.instance("rules", rules, Rules, ViewError)
     _args.rng("rng", rng, ViewError)
-    if not isinstance(bots, (list, tuple)) or not all(callable(getattr(b, "choose_reveal", None)) for b in bots):
-        raise ViewError(f"bots: expected a list of bots (objects with choose_reveal), got {_args.show(bots)}")
+    if not isinstance(bots, (list, tuple)):
+        raise ViewError(f"bots: expected a list of bots, got {_args.show(bots)}")
+    for k, b in enumerate(bots):
+        _args.bot(f"bots[{k}]", b, ViewError)
     if len(bots) != rules.players:
         raise ViewError(f"bots: {len(bots)} bots for {rules.players} players")
     _args.seat("first_player", first_player, rules.players, ViewError, none=True)
@@ -399,6 +410,13 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
     _args.int_in("seed", seed, -(2**63), 2**63 - 1, RunError)
     if workers is not None:
         _args.int_in("workers", workers, 1, 10**6, RunError, "a number of workers")
+    _args.boolean("keep_records", keep_records, RunError)
+    _args.boolean("keep_results", keep_results, RunError)
+    if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):
+        raise RunError(f"progress: expected true, false or a text stream, got {_args.show(progress)}")
+    for hook, function in (("on_game", on_game), ("on_note", on_note)):
+        if function is not None and not callable(function):
+            raise RunError(f"{hook}: expected a function or None, got {_args.show(function)}")
     names = tuple(bots)
     if len(names) != rules.players:
         raise ViewError(f"bots: {len(names)} bot names for {rules.players} players (one per seat)")
@@ -455,8 +473,9 @@ def run_tournament(rules: Rules, bots: Sequence[str], games: int, seed: int, *, 
         start = time.perf_counter()
         info = None
         if games - already > 0:
-            info = run_tasks(play_task, tasks, finished, backend=backend, workers=workers, ray_address=ray_address,
-                      max_retries=max_retries, total=games - already, on_note=note)
+            with limits.named("the tournament"):  # a time limit names the run, not a bot's inner step
+                info = run_tasks(play_task, tasks, finished, backend=backend, workers=workers,
+                                 ray_address=ray_address, max_retries=max_retries, total=games - already, on_note=note)
         seconds = time.perf_counter() - start
         if stream is not None:
             bar.end()

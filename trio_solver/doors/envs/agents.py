@@ -16,14 +16,14 @@ This module needs neither PettingZoo nor OpenSpiel.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ...decide.bots import Bot, make_bot
-from ...errors import IllegalMoveError
+from ... import _args
+from ...errors import IllegalMoveError, ViewError
 from ...game.reveal import Reveal
 from ...game.rules import Rules
 from ...game.view import PlayerView
@@ -67,15 +67,20 @@ class BotAgent:
     ...     env.step(None if term or trunc else agents[a].act(env, a))
     """
 
-    def __init__(self, bot: Bot | str, seed: int | None = None) -> None:
-        self.bot: Bot = make_bot(bot, random.Random(seed)) if isinstance(bot, str) else bot
+    def __init__(self, bot: Bot | str, seed: int = 0) -> None:
+        rng = _args.seeded("seed", seed, ViewError)
+        self.bot: Bot = make_bot(bot, rng) if isinstance(bot, str) else _args.bot("bot", bot, ViewError)
 
     def act(self, env: Any, agent: str) -> int:
         """The action of ``agent`` (which must be the agent to act) in the (wrapped) trio_v0 ``env``."""
-        raw = env.unwrapped
-        match: TrioMatch = raw.match
+        raw: Any = getattr(env, "unwrapped", None)
+        match: TrioMatch | None = getattr(raw, "match", None)
+        if not isinstance(match, TrioMatch):
+            raise ViewError(f"env: expected a trio_v0 environment that was reset, got {_args.show(env)}")
         if match is None or match.current is None:
             raise IllegalMoveError("the game is over or not started")
+        if not isinstance(agent, str) or agent not in raw.agent_name_mapping:
+            raise ViewError(f"agent: expected one of {', '.join(raw.agent_name_mapping)}, got {_args.show(agent)}")
         if raw.agent_name_mapping[agent] != match.current:
             raise IllegalMoveError(f"{agent} is not the agent to act")
         return match_action(self.bot, match)
@@ -102,11 +107,15 @@ class PolicyBot:
     """
 
     def __init__(self, policy: Policy, rules: Rules, *, beliefs: bool = False, name: str = "policy") -> None:
+        if not callable(policy):
+            raise ViewError(f"policy: expected a function of (observation, agent), got {_args.show(policy)}")
+        _args.instance("rules", rules, Rules, ViewError)
+        self.rules = rules
         self.policy = policy
         self.encoder = Encoder(rules)
         self.codec = self.encoder.codec
-        self.with_beliefs = beliefs
-        self.name = name
+        self.with_beliefs = _args.boolean("beliefs", beliefs, ViewError)
+        self.name = _args.check_text("name", name, ViewError, "a name")
 
     def observation(self, view: PlayerView, swap_phase: bool) -> dict[str, np.ndarray]:
         """The observation dict of the seat of ``view``, as the environment builds it."""
@@ -121,8 +130,13 @@ class PolicyBot:
         return obs
 
     def _act(self, view: PlayerView, swap_phase: bool) -> int:
+        if view.rules != self.rules:
+            raise ViewError(f"policy {self.name!r} was made for {self.rules}, not for {view.rules}")
         obs = self.observation(view, swap_phase)
-        action = int(self.policy(obs, f"player_{view.seat}"))
+        chosen = self.policy(obs, f"player_{view.seat}")
+        if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):
+            raise IllegalMoveError(f"policy {self.name!r} chose {_args.show(chosen)}, not an action id")
+        action = int(chosen)
         if not 0 <= action < self.codec.n_actions or not obs["action_mask"][action]:
             raise IllegalMoveError(f"policy {self.name!r} chose action {action}, which the mask forbids")
         return action

@@ -53,9 +53,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ... import _args
 from ..._args import show
 from ...game.state import Game
-from ...errors import IllegalMoveError, RulesError
+from ...errors import IllegalMoveError, RulesError, ViewError
 from ...report.render import frame, render_frame
 from ...game.rules import Rules
 from ...game.view import PlayerView
@@ -114,11 +115,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         self.agent_selection = self.agents[0]
 
     # -- spaces --------------------------------------------------------------------------
+    def _agent(self, agent: Any) -> str:
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise ViewError(f"agent: expected one of {', '.join(self.possible_agents)}, got {show(agent)}")
+        return str(agent)
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
 
     # -- the game ---------------------------------------------------------------------------
     def _require(self) -> TrioMatch:
@@ -127,9 +133,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
         return self.match
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game: from ``random.Random(seed)`` if a seed is given, else from the env's generator."""
+        """Deal a new game: from ``seed`` if one is given (an integer of 64 bits with its sign, as everywhere in
+        the library), else from the env's generator."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = _args.seeded("seed", seed, ViewError)
         self.match = TrioMatch(Game.deal(self.rules, rng=self._rng), self.max_reveals)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -153,7 +160,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         match = self._require()
-        seat = self.agent_name_mapping[agent]
+        seat = self.agent_name_mapping[self._agent(agent)]
         view = match.view(seat)
         out = {
             "observation": self.encoder.encode(view, current=match.current, swap_phase=match.swap_phase,
