@@ -84,6 +84,24 @@ def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) ->
     doc = json.loads((games / "g0.json").read_text())
     doc["names"] = [composed, decomposed, "Cat"]
     assert player_names(Record.from_json(doc)) == (f"{composed} (seat 0)", f"{decomposed} (seat 1)", "Cat")
+    # a blank name is its seat
+    doc["names"] = [" ", "", "Cat"]
+    assert player_names(Record.from_json(doc)) == ("seat 0", "seat 1", "Cat")
+
+
+def test_a_blank_name_is_a_player_of_its_file_only(games: Path, tmp_path: Path) -> None:
+    """Two games where one player's name is blank are two players, as two unnamed seats are; the named seats
+    of the same files are still one player each across them."""
+    seats = []
+    for i in (0, 1):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        seats.append(doc["names"].index("Ann"))
+        doc["names"][seats[-1]] = " "
+        (tmp_path / f"b{i}.json").write_text(json.dumps(doc))
+    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    assert {f"seat {seats[0]} in {tmp_path / 'b0.json'}", f"seat {seats[1]} in {tmp_path / 'b1.json'}"} <= set(totals)
+    named = [t for name, t in totals.items() if not name.startswith("seat ")]
+    assert len(named) == 2 and all(t.games == 2 for t in named)
 
 
 def test_unnamed_seats_unfinished_games_and_the_method_are_told(games: Path, tmp_path: Path,

@@ -128,11 +128,12 @@ def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLD
 
 def player_names(record: Record) -> tuple[str, ...]:
     """One distinct name per seat: the record's names (``Ann (seat 2)`` where two look the same, by
-    :func:`~trio_solver._text.name_key`), else ``seat N``."""
+    :func:`~trio_solver._text.name_key`), else ``seat N`` (for a blank name too, which no table could show)."""
     if not record.names:
         return tuple(f"seat {s}" for s in range(record.rules.players))
     keys = [name_key(n) for n in record.names]
-    return tuple(f"{n} (seat {s})" if keys.count(keys[s]) > 1 else n for s, n in enumerate(record.names))
+    return tuple(f"seat {s}" if not n.strip() else f"{n} (seat {s})" if keys.count(keys[s]) > 1 else n
+                 for s, n in enumerate(record.names))
 
 
 @dataclass(frozen=True)

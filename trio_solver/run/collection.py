@@ -74,6 +74,8 @@ class GameOutcome:
     error: str | None = None
     named: bool = True
     """Whether the record names its players; an unnamed seat (``seat 2``) is a player of this file only."""
+    blank: tuple[int, ...] = ()
+    """The seats whose name is blank: unnamed seats too."""
 
 
 def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
@@ -87,7 +89,8 @@ def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
         if not record.known_seats():
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
         return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence),
-                           named=record.names is not None)
+                           named=record.names is not None,
+                           blank=tuple(s for s, n in enumerate(record.names or ()) if not n.strip()))
     except TrioError as e:  # the file is named once, by the note that lists it
         named = f"{RecordError(path, '').where}: "  # the path as an error names it
         return GameOutcome(path, None, str(e).removeprefix(named))
@@ -156,14 +159,15 @@ class Collection:
     def players(self) -> list[PlayerTotals]:
         """Totals per player name, most games first, then by name; two names that look the same (the same
         :func:`~trio_solver._text.name_key`) are one player, under the spelling met first. The seats of a
-        record without names are players of that file only (``seat 2 in games/g.json``)."""
+        record without names, and seats with a blank name, are players of that file only (``seat 2 in games/g.json``)."""
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
             a = o.analysis
             assert a is not None
             for s in a.seats:
-                name = a.players[s.seat] if o.named else f"{a.players[s.seat]} in {o.path}"
-                t = totals.setdefault(name_key(name) if o.named else "\0" + o.path + name, PlayerTotals(name))
+                named = o.named and s.seat not in o.blank
+                name = a.players[s.seat] if named else f"{a.players[s.seat]} in {o.path}"
+                t = totals.setdefault(name_key(name) if named else "\0" + o.path + name, PlayerTotals(name))
                 t.games += 1
                 t.wins += int(s.won)
                 t.unfinished += int(a.winner is None)
