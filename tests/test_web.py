@@ -107,7 +107,9 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int =
     where = f"centre slot {index}" if kind == "centre" else f"{kind} card of {seat}"
     hopes = sorted((st for st in top["plan"] if st["p_trio"] > 0), key=lambda st: -st["probability"])
     if not hopes:
-        return f"The plan for {short(r)} ({where}): no trio can follow."
+        end = ("it cannot show the value face up: the turn fails whatever it shows" if shown else
+               "no trio can be made this turn: the turn goes on and fails at the first card that differs")
+        return f"The plan for {short(r)} ({where}): {end}."
     parts = []
     for st in hopes[:4]:
         then = ", then ".join(short(x) for x in st["then"])
@@ -252,6 +254,17 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     beliefs = cli_json(capsys, "beliefs", "--json", str(path), "--after", str(n - 1), "--seat", "0")
     names = {f"c{s}" for s in beliefs["centre"]} | {f"{e}{s}" for s in beliefs["lowest"] for e in "lh"}
     assert {d.get_attribute("data-name") for d in page.locator("#beliefs .dist").all()} == names
+    # a turn cut after its first card, a 7 that no card left can match: the plan says the turn fails whatever
+    # the reveal shows (as the command's plan does), not only that no trio can follow
+    cut = json.loads(path.read_text())
+    cut["events"] = cut["events"][:13] + [{**cut["events"][13], "reveals": cut["events"][13]["reveals"][:1]}]
+    page.click("#paste-box summary")
+    page.select_option("#objective", "trio")
+    page.fill("#paste", json.dumps(cut))
+    page.click("#load-paste")
+    settle(page)
+    expect(page.locator("#advice-plan")).to_contain_text(
+        "): it cannot show the value face up: the turn fails whatever it shows.")
 
 
 def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pytest.CaptureFixture[str],

@@ -553,7 +553,11 @@ async function showAdvice(fr, token) {
 // next and the chance of a trio then; the other values together (`shown`: cards face up in the turn before it)
 function planText(plan, shown) {
   const hopes = (plan || []).filter((step) => step.p_trio > 0).sort((a, b) => b.probability - a.probability);
-  if (!hopes.length) return "no trio can follow.";
+  // no value it can show makes a trio: say how the turn ends, as the command's plan does
+  if (!hopes.length) {
+    return shown ? "it cannot show the value face up: the turn fails whatever it shows."
+      : "no trio can be made this turn: the turn goes on and fails at the first card that differs.";
+  }
   const says = (step) => `if it shows ${step.value} (${pct(step.probability)}), `
     + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
       : "the trio is made");
