@@ -153,6 +153,13 @@ class _Args:
                       else f"expected {minimum} or more, got {x}")
         return x
 
+    def after(self, record: Record) -> int | None:
+        """``after``: a number of the record's events, 0 to all of them, as the library words it."""
+        x = self._get("after")
+        if x is not None and (isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= len(record.events)):
+            self.fail("after", f"expected 0 to {len(record.events)} events, got {_kind(x)}")
+        return x
+
     def seed(self) -> int:
         """``seed``: any 64-bit integer, 0 when absent."""
         seed = self.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
@@ -208,7 +215,7 @@ def _op_validate(a: _Args) -> dict[str, Any]:
 def _op_replay(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat_or_all()
-    after = a.int_("after")
+    after = a.after(record)
     a.done()
     return queries.replay(record, seat, after)
 
@@ -216,7 +223,7 @@ def _op_replay(a: _Args) -> dict[str, Any]:
 def _op_state(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat_or_all()
-    after = a.int_("after")
+    after = a.after(record)
     a.done()
     return queries.state(record, seat, after)
 
@@ -224,7 +231,7 @@ def _op_state(a: _Args) -> dict[str, Any]:
 def _op_beliefs(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
-    after = a.int_("after")
+    after = a.after(record)
     budget = a.int_("swap_budget", minimum=1, maximum=MAX_SWAP_BUDGET)
     a.done()
     data: dict[str, Any] = queries.beliefs(record, seat, after, budget).to_json(after)
@@ -234,7 +241,7 @@ def _op_beliefs(a: _Args) -> dict[str, Any]:
 def _op_advise(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
-    after = a.int_("after")
+    after = a.after(record)
     objective = a.str_("objective", "win")
     assert objective is not None
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
@@ -253,7 +260,7 @@ def _op_advise(a: _Args) -> dict[str, Any]:
 def _op_evaluate(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
-    after = a.int_("after")
+    after = a.after(record)
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
     seed = a.seed()
     precision = a.float_("precision", 0.0, 0.5)
