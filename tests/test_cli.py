@@ -107,10 +107,11 @@ def test_replay_text_describes_every_event(capsys: pytest.CaptureFixture[str], f
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "Start of the game"
-    heads = [ln for ln in lines if ln.startswith("After event ")]
+    heads = [ln for ln in lines if ln.startswith("Event ")]
     assert len(heads) == len(rec.events)
     for k, (e, head) in enumerate(zip(rec.events, heads)):
-        assert head == f"After event {k}: {describe_event(e, rec.names)}"
+        # events from 1, as the board numbers them; turns as the analysis counts them (no swap here)
+        assert head == f"Event {k + 1} of {len(rec.events)}, turn {k + 1}: {describe_event(e, rec.names)}"
         assert isinstance(e, Turn)
         # independently of render.py: who played, what was shown, and the outcome
         values = [r.value for r in e.reveals]

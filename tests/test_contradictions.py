@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from helpers_positions import ALL_RULES, brute_force, collect_small_positions, random_game, viewer_record_json, viewers
+from trio_solver.doors.protocol import handle
 from trio_solver.infer.beliefs import Beliefs
 from trio_solver.errors import ContradictionError, RecordError
 from trio_solver.game.record import Record
@@ -382,3 +383,26 @@ def test_explain_contradiction_on_generated_contradictions() -> None:
         if found >= 6:
             break
     assert found >= 6
+
+
+def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_path: Path) -> None:
+    """Counting at each reveal (the reading's cheap check) sees a fourth 12 only at event 7, where a 12 is
+    shown in a place it counts; no deal fits after event 6 already (the viewer's 12, seat 0's highest 12 and
+    two centre 12s). Every door names event 6, as validation promises; the cut record agrees."""
+    doc = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text(encoding="utf-8"))
+    doc["events"][5]["reveals"][2] = {"centre": 4, "value": 12}
+    doc["events"][6]["reveals"][2] = {"centre": 1, "value": 12}
+    with pytest.raises(RecordError) as counted:
+        Record.from_json(doc)
+    assert counted.value.event == 7  # what the reading alone sees
+    cut = explain_contradiction(Record.from_json({**doc, "events": doc["events"][:7]}))
+    assert cut.event == 6 and str(cut).startswith("event 6 (turn of seat 0), reveal 2: no deal fits")
+    path = tmp_path / "four12.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    for command in ("validate", "beliefs", "replay"):
+        proc = subprocess.run([sys.executable, "-m", "trio_solver", command, str(path)], capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 1 and proc.stderr == f"trio-solver: {path}: {cut}\n", proc.stderr
+    with pytest.raises(RecordError) as e:
+        handle("validate", {"record": doc})
+    assert str(e.value) == str(cut)

@@ -145,8 +145,12 @@ def test_deal_refuses_wrong_card_counts() -> None:
     rules = Rules(3)
     good = Game.deal(rules, seed=0).dealt
     hands = [list(h) for h in good.hands]
-    with pytest.raises(IllegalMoveError, match=r"cards of value \d+, the deck has 3"):
-        Game.from_deal(rules, [[hands[0][-1]] + hands[0][1:], hands[1], hands[2]], good.centre)
+    # one card written as another: both values named, the one over its count first
+    low, high = hands[0][0], hands[0][-1]
+    assert low != high
+    with pytest.raises(IllegalMoveError) as e:
+        Game.from_deal(rules, [[high] + hands[0][1:], hands[1], hands[2]], good.centre)
+    assert str(e.value) == f"deal: 4 cards of value {high}, 2 cards of value {low}; the deck has 3 of each value"
     with pytest.raises(IllegalMoveError, match="seat 0 has 8 cards"):
         Game.from_deal(rules, [hands[0][1:], hands[1], hands[2]], list(good.centre) + [hands[0][0]])
     with pytest.raises(IllegalMoveError, match="3 hands for 4 players"):

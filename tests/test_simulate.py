@@ -200,6 +200,27 @@ def test_cli_simulate_json_contract() -> None:
     assert _stable(t.to_json()) == _stable(data)
 
 
+def test_cli_simulate_save_keeps_other_runs_apart(tmp_path: Path) -> None:
+    """A folder that holds another run's records is refused (its games would be overwritten one by one and
+    mixed with this run's); a missing folder is made, not its missing folders; a run resumed with --results
+    writes into its own folder again."""
+    out = tmp_path / "games"
+    first = _cli("simulate", "--players", "3", "--games", "2", "--seed", "3", "--save", str(out),
+                 "--results", str(tmp_path / "r.jsonl"))
+    assert first.returncode == 0, first.stderr
+    again = _cli("simulate", "--players", "3", "--games", "2", "--seed", "4", "--save", str(out))
+    assert again.returncode == 1 and again.stderr.strip() == (
+        f"trio-solver: --save {out}: already holds game records (game_00000.json, ...); give a new or empty "
+        "folder (a run resumed with --results may write into its own)")
+    resumed = _cli("simulate", "--players", "3", "--games", "3", "--seed", "3", "--save", str(out),
+                   "--results", str(tmp_path / "r.jsonl"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["game_00000.json", "game_00001.json", "game_00002.json"]
+    deep = _cli("simulate", "--players", "3", "--games", "2", "--save", str(tmp_path / "no" / "such"))
+    assert deep.returncode == 1 and f"no such folder: {tmp_path / 'no'}" in deep.stderr
+    assert not (tmp_path / "no").exists()
+
+
 def test_cli_simulate_save_writes_records_that_replay(tmp_path: Path) -> None:
     out = tmp_path / "games"
     bots = "memory,random,memory,random"

@@ -19,7 +19,7 @@ from ._args import show
 from ._text import describe
 from .errors import RecordError, TrioError
 
-__all__ = ["output_target", "write_text", "new_file_mode"]
+__all__ = ["output_target", "output_folder", "write_text", "new_file_mode"]
 
 
 def new_file_mode() -> int:
@@ -54,6 +54,24 @@ def output_target(path: Any, *, name: str = "path",
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise error(text, f"no such folder: {parent}")
+    return target
+
+
+def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordError) -> Path:
+    """The folder ``path``, made if it is missing (its own folder must exist: a mistyped path is not made
+    level after level). Raises ``error(path, reason)`` for a path that is a file, whose folder is missing,
+    or that cannot be made."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise error(path, "exists and is not a directory")
+    if not target.exists():
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.is_dir():
+            raise error(path, f"no such folder: {parent}")
+        try:
+            target.mkdir()
+        except OSError as e:
+            raise error(path, f"cannot make the directory: {e.strerror or e}") from None
     return target
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -29,15 +30,18 @@ from .._interrupts import after_interrupt
 from .._text import escape, pad, width as columns
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
-from ..files import output_target, write_text
+from ..files import output_folder, output_target, write_text
+from ..game.events import Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.rules import Rules
+from ..game.view import PlayerView
 from ..infer.csp import MAX_PLACEMENTS
 from ..infer.facts import MAX_STATE_BUDGET, STATE_BUDGET
+from ..infer.validate import load_record
 from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
-from ..report.render import render_frame, seat_name, winner_text
+from ..report.render import render_frame, seat_name, side_name, winner_text
 from ..decide.bots import BOT_NAMES
 from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
@@ -75,10 +79,18 @@ def _cut_long_words(message: str) -> str:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
+        # "--after: ...", as the library names an option in its own errors (argparse says "argument --after: ...")
+        message = message.removeprefix("argument ")
         raise UsageError(f"{_cut_long_words(message)} (see '{self.prog} --help')")
 
 
-def _seat_arg(text: str) -> SeatChoice | Literal["all"]:
+def _one_seat_arg(text: str) -> SeatChoice | Literal["all"]:
+    """``--seat`` of a question about one view: :func:`_seat_arg`, whose message offers no ``all`` (the
+    command itself refuses ``all`` in its own words: :func:`_one_seat`)."""
+    return _seat_arg(text, "'none'")
+
+
+def _seat_arg(text: str, others: str = "'none' or 'all'") -> SeatChoice | Literal["all"]:
     """``--seat``: a seat number, ``none`` / ``spectator``, ``all`` (every hand: ``replay`` only) or
     ``default`` (the record's own view, :meth:`Record.seat <trio_solver.game.record.Record.seat>`)."""
     t = text.strip().lower()
@@ -90,7 +102,7 @@ def _seat_arg(text: str) -> SeatChoice | Literal["all"]:
         return "all"
     if t.isascii() and t.isdigit() and len(t) <= 6:
         return int(t)
-    raise argparse.ArgumentTypeError(f"expected a seat number, 'none' or 'all', got {_show(text)}")
+    raise argparse.ArgumentTypeError(f"expected a seat number or {others}, got {_show(text)}")
 
 
 def _nonneg(text: str) -> int:
@@ -236,7 +248,7 @@ def _load(path: str) -> Record:
         raise UsageError(f"{path}: no such file")
     if path != "-" and os.path.isdir(path):
         raise UsageError(f"{path}: is a directory, not a record file")
-    return Record.load(path)
+    return load_record(path)
 
 
 # -- commands ----------------------------------------------------------------------
@@ -268,8 +280,11 @@ def cmd_replay(args: argparse.Namespace) -> str:
         return json.dumps(data)
     frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
     out = []
+    # events numbered from 1, as the board numbers them, and turns as the analysis counts them
+    turns = list(itertools.accumulate(int(isinstance(e, Turn)) for e in record.events))
     for k, label, fr in frames:
-        head = "Start of the game" if k == 0 else f"After event {k - 1}: {label}"
+        turn = f", turn {turns[k - 1]}" if k and isinstance(record.events[k - 1], Turn) else ""
+        head = "Start of the game" if k == 0 else f"Event {k} of {len(record.events)}{turn}: {label}"
         out.append(head)
         out.append(render_frame(fr, record.names, data["seat"] if isinstance(data["seat"], int) else None))
         out.append("")
@@ -290,16 +305,24 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
         data.update(queries.placements(beliefs, args.list, args.swap_budget))
     if args.json:
         return json.dumps(data)
-    return _beliefs_text(data)
+    return _beliefs_text(data, record.view(seat, args.after), record.names)
 
 
 def _dist_text(d: dict[str, float]) -> str:
     return "  ".join(f"{v}:{percent(p, 1)}" for v, p in sorted(d.items(), key=lambda t: int(t[0])))
 
 
-def _beliefs_text(data: dict[str, Any]) -> str:
-    who = "spectator" if data["seat"] is None else f"seat {data['seat']}"
-    lines = [f"Beliefs of {who} after {data['after']} events (seat {data['to_move']} to move)"
+def _where(view: PlayerView, names: Sequence[str] | None) -> str:
+    """Whose move it is, or who won, and the cards face up in the turn: ``seat 2 (Cy) to move, face up: l4=1``."""
+    if view.winner is not None:
+        return f"the game is over: {side_name(view.rules, view.winner, names)} won"
+    face = f", face up: {' '.join(map(str, view.turn))}" if view.turn else ""
+    return f"{seat_name(view.to_move, names)} to move{face}"
+
+
+def _beliefs_text(data: dict[str, Any], view: PlayerView, names: Sequence[str] | None) -> str:
+    who = "a spectator" if data["seat"] is None else seat_name(data["seat"], names)
+    lines = [f"Beliefs of {who} after {plural(data['after'], 'event')} ({_where(view, names)})"
              + ("  [approximate: secret swaps]" if data.get("approximate") else "")]
     if data["centre"]:
         lines.append("Centre slots:")
@@ -357,12 +380,14 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
     if args.json:
         return json.dumps(data)
     who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
-    lines = [f"Chance to win the game, seen by {who} after {after} events "
-             f"({result.samples} playouts{', approximate beliefs' if result.approximate else ''}):"]
+    view = record.view(seat, args.after)
+    how = (_where(view, record.names) if view.over else
+           f"{result.samples} playouts{', approximate beliefs' if result.approximate else ''}")
+    lines = [f"Chance to win the game, seen by {who} after {plural(after, 'event')} ({how}):"]
     names = [seat_name(s, record.names) for s in range(len(result.win_chance))]
     width = max(map(columns, names))
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
-        mark = "  <- to move" if s == result.to_move else ""
+        mark = "  <- to move" if s == result.to_move and not view.over else ""
         lines.append(f"  {pad(names[s], width)} {pm(p, e):>14}{mark}")
     return "\n".join(lines)
 
@@ -447,10 +472,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     written: list[str] = []
     renamed: list[str] = []  # reports named apart from their file, whose name another game took first
     if args.reports:
-        try:
-            os.makedirs(args.reports, exist_ok=True)
-        except OSError as e:
-            raise RecordError(args.reports, f"cannot make the directory: {e.strerror or e}") from None
+        output_folder(args.reports)
         for o, stem in zip(result.analysed, report_stems([o.path for o in result.analysed])):
             assert o.analysis is not None
             base = os.path.join(args.reports, stem)
@@ -467,7 +489,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
         return result.csv()
     text = result.text()
     if written:
-        text += f"\nReports (.txt and .html) for {len(written)} games written in {args.reports}"
+        text += f"\nReports (.txt and .html) for {plural(len(written), 'game')} written in {args.reports}"
         if renamed:
             text += " (" + "; ".join(renamed) + ")"
     return text
@@ -495,8 +517,9 @@ def _table_of(args: argparse.Namespace) -> Rules:
     (teams at 3 players) is a usage error."""
     try:
         return Rules(args.players, args.mode, args.teams)
-    except RulesError as e:
-        raise UsageError(str(e)) from None
+    except RulesError as e:  # named by the option, not by the record's key (rules.teams)
+        raise UsageError(str(e).replace("rules.teams:", "--teams:", 1).replace("rules.players:", "--players:", 1)
+                         .replace("rules.mode:", "--mode:", 1)) from None
 
 
 def cmd_simulate(args: argparse.Namespace) -> str:
@@ -507,9 +530,13 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     _check_backend_args(args)
     on_game = None
     if args.save:
-        if os.path.exists(args.save) and not os.path.isdir(args.save):
-            raise RunError(f"--save {args.save}: exists and is not a directory")
-        os.makedirs(args.save, exist_ok=True)
+        folder = output_folder(args.save, lambda where, why: RunError(f"--save {where}: {why}"))
+        # another run's records would be overwritten one by one and mixed with this run's; a resumed run
+        # (--results) writes into its own folder again
+        earlier = sorted(p.name for p in folder.glob("game_*.json"))
+        if earlier and not args.results:
+            raise RunError(f"--save {args.save}: already holds game records ({earlier[0]}, ...); give a new or "
+                           "empty folder (a run resumed with --results may write into its own)")
 
         def on_game(r: GameResult) -> None:
             save_record(r, args.save)  # each record whole, as its game ends
@@ -527,7 +554,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     data = t.to_json()
     if args.json:
         return json.dumps(data)
-    lines = [f"{data['games']} games, {rules.players} players, {rules.mode.value}"
+    lines = [f"{plural(data['games'], 'game')}, {rules.players} players, {rules.mode.value}"
              f"{', teams' if rules.teams else ''}, seed {args.seed}"]
     if rules.teams:
         lines.append("  teams (a team's win counts once, for the team):")
@@ -550,7 +577,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     resumed = f" ({t.games - played} read back from {args.results})" if played < t.games else ""
     where = args.backend if t.run is None else \
         f"{t.run.backend}, {t.run.workers} worker{'s' if t.run.workers != 1 else ''}"
-    lines.append(f"  average turns {data['avg_turns']:.1f}; {played} games played in {t.seconds:.1f} s"
+    lines.append(f"  average turns {data['avg_turns']:.1f}; {plural(played, 'game')} played in {t.seconds:.1f} s"
                  f"{resumed}, {data['games_per_second']:.2f} games per second ({where})")
     if args.save:
         lines.append(f"  records saved in {args.save}")
@@ -667,14 +694,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("replay", cmd_replay, "show the table after each event")
     sp.add_argument("file", metavar="FILE")
     sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT,
-                    help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records)")
-    sp.add_argument("--after", type=_nonneg, default=None, help="stop after the first N events")
+                    help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records); "
+                         "default: the record keeper's, else every hand")
+    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
+                    help="stop after the first N events (default: all of them)")
     sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
 
     sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
-    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
+                    help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
+                         "move")
+    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
+                    help="the position after the first N events (default: all of them)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--list", type=_count(0, MAX_PLACEMENTS, "a number of placements"), default=0, metavar="N",
                     help="also list the possible placements (python-constraint): all of them if at most N fit, "
@@ -685,8 +717,10 @@ def build_parser() -> argparse.ArgumentParser:
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="the seat to move (default: the viewer)")
-    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
+                    help="the seat to move (default: the record keeper's seat, else the seat to move)")
+    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
+                    help="the position after the first N events (default: all of them)")
     sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
                     help="what to rank by (default win: the chance to win this turn, then the chance of a "
                          "trio; trio: the trio first; game: the chance to win the game, by playouts)")
@@ -707,8 +741,11 @@ def build_parser() -> argparse.ArgumentParser:
                  "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
                  "playout.")
     sp.add_argument("file", metavar="FILE")
-    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT, help="a seat or 'none' (spectator)")
-    sp.add_argument("--after", type=_nonneg, default=None, help="the position after the first N events")
+    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
+                    help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
+                         "move")
+    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
+                    help="the position after the first N events (default: all of them)")
     sp.add_argument("--samples", type=_deals, default=_DEFAULT_EVALUATE, metavar="K",
                     help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
     sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",

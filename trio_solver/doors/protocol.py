@@ -31,6 +31,7 @@ from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
 from ..game.rules import Rules
 from ..infer.facts import MAX_SWAP_BUDGET
+from ..infer.validate import read_record
 from . import queries
 
 __all__ = [
@@ -116,7 +117,7 @@ class _Args:
         raw = self.data["record"]
         if not isinstance(raw, dict):
             self.fail("record", f"expected a trio-record/1 object, got {_kind(raw)}")
-        return Record.from_json(raw)
+        return read_record(raw)
 
     def seat(self) -> SeatChoice:
         """``seat``: a number (checked against the record by :meth:`Record.seat`) or ``null`` (a

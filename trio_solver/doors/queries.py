@@ -148,6 +148,8 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     if objective not in OBJECTIVES:
         raise RecordError("objective", f'expected "trio", "win" or "game", got {show(objective)}')
     view = record.view(seat, after)
+    if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
+        raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
     if objective == "game":
         advice = advise_game(view, samples=samples, seed=seed,
                              confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)

@@ -81,9 +81,11 @@ class Deal:
             if not is_int(v) or v not in counts:
                 raise IllegalMoveError(f"deal: {_show(v, 40)} is not a card value (1 to 12)")
             counts[v] += 1
-        for v, c in counts.items():
-            if c != COPIES:
-                raise IllegalMoveError(f"deal: {c} cards of value {v}, the deck has {COPIES}")
+        wrong = [(v, c) for v, c in counts.items() if c != COPIES]
+        if wrong:  # the values over their count first: the card written wrongly is likelier among them
+            wrong.sort(key=lambda vc: (vc[1] < COPIES, vc[0]))
+            said = ", ".join(f"{c} cards of value {v}" for v, c in wrong)
+            raise IllegalMoveError(f"deal: {said}; the deck has {COPIES} of each value")
 
     def to_json(self) -> dict[str, Any]:
         """The ``deal`` object of a record: ``{"hands": [[...], ...], "centre": [...]}``."""

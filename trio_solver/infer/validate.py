@@ -17,13 +17,14 @@ from ..limits import Deadline, time_limit
 from ..errors import ContradictionError, RecordError
 from .facts import HandFact, SlotFact, TrioChange
 from ..game.events import where
+from .._json import strict_loads
 from ..game.record import Record
 from ..game.rules import VALUES
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
 from ..words import plural
 
-__all__ = ["Summary", "check_record", "explain_contradiction"]
+__all__ = ["Summary", "check_record", "explain_contradiction", "read_record", "load_record"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,46 @@ def _check_record(record: Record) -> Summary:
         record.rules.players, record.rules.mode.value, record.rules.teams, len(record.events),
         view.trios, view.winner, view.to_move, bool(view.turn), record.deal is not None, approximate,
     )
+
+
+def read_record(doc: Any) -> Record:
+    """:meth:`Record.from_json <trio_solver.game.record.Record.from_json>`, whose error names the first
+    event after which no deal fits. Reading checks each reveal of a record without the deal against what
+    was seen by counting, which sees some contradictions only a few events after the first event no deal
+    fits (a fourth 12 once four 12s are in known places, where a search over the deals sees it when the
+    places are first pinned); when reading refuses event ``k`` and no deal fits the events before it, the
+    error is that earlier event's (:func:`explain_contradiction`)."""
+    try:
+        return Record.from_json(doc)
+    except RecordError as e:
+        raise _earliest(doc, e) from None
+
+
+def load_record(path: str) -> Record:
+    """:meth:`Record.load <trio_solver.game.record.Record.load>`, whose error names the first event after
+    which no deal fits, as :func:`read_record`'s (a file: standard input cannot be read twice)."""
+    try:
+        return Record.load(path)
+    except RecordError as e:
+        if e.event is None or path == "-":
+            raise
+        with open(path, "rb") as f:  # read and parsed once already: only its events were refused
+            doc = strict_loads(f.read().decode("utf-8-sig"))
+        raise _earliest(doc, e) from None
+
+
+def _earliest(doc: Any, error: RecordError) -> RecordError:
+    k = error.event
+    events = doc.get("events") if isinstance(doc, dict) else None
+    if not k or not isinstance(events, list) or doc.get("deal") is not None:
+        return error
+    try:
+        prefix = Record.from_json({**doc, "events": events[:k]})
+    except RecordError:
+        return error
+    if Beliefs(_view_for_check(prefix, None)).consistent:
+        return error
+    return explain_contradiction(prefix)
 
 
 def explain_contradiction(record: Record) -> ContradictionError:

@@ -45,6 +45,12 @@ def plan_lines(e: Evaluation, shown: int = 0, wins: Collection[int] = ()) -> lis
     return lines
 
 
+def _fine(p: float) -> str:
+    """A chance of the table: a second decimal below 1%, so that two rows ranked apart never read alike
+    (as the board shows them)."""
+    return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
+
+
 def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int | None = None,
                 wins: Collection[int] = ()) -> str:
     """Every legal reveal (or the first ``limit``) with its chances in the advice's order, then the
@@ -55,18 +61,21 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     if advice.approximate:
         head += "  [approximate: secret swaps]"
     game = bool(advice.evaluations) and advice.evaluations[0].p_game is not None
-    extra = (f" {'win game':>15} {'gap ±':>6}  (win game: the chance to win the game ± its error; gap ±: the "
-             "error of its difference from the first, on the same deals)") if game else ""
+    extra = f" {'win game':>15} {'gap ±':>6}" if game else ""
     lines = [head, f"  {'reveal':<7} {'win now':>8} {'trio chance':>11}{extra}"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
     for e in rows:
-        cols = (f" {pm(e.p_game or 0.0, e.p_game_stderr or 0.0):>15} {percent(e.p_game_gap_stderr or 0.0, 1):>6}"
-                if game else "")
-        lines.append(f"  {str(e.reveal):<7} {percent(e.p_win, 1):>8} {percent(e.p_trio, 1):>11}{cols}")
+        # the chance and its error in columns of their own, so that the ± signs line up
+        cols = (f" {percent(e.p_game or 0.0, 1):>7} ± {percent(e.p_game_stderr or 0.0, 1):<5} "
+                f"{percent(e.p_game_gap_stderr or 0.0, 1):>6}" if game else "")
+        lines.append(f"  {str(e.reveal):<7} {_fine(e.p_win):>8} {_fine(e.p_trio):>11}{cols}")
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")
+    if game:
+        lines.append("  (win game: the chance to win the game ± its error; gap ±: the error of its difference from "
+                     "the first, on the same deals)")
     b = advice.best
     game_part = f"win game {pm(b.p_game or 0.0, b.p_game_stderr or 0.0)}, " if game else ""
-    lines.append(f"Best: {b.reveal} ({game_part}win now {percent(b.p_win, 1)}, trio chance {percent(b.p_trio, 1)})")
+    lines.append(f"Best: {b.reveal} ({game_part}win now {_fine(b.p_win)}, trio chance {_fine(b.p_trio)})")
     lines.extend("  " + line for line in plan_lines(b, len(advice.turn), wins))
     return "\n".join(lines)

@@ -39,7 +39,7 @@ def describe_event(event: Turn | Swap, names: Sequence[str] | None = None) -> st
         who = f"{seat_name(a, names)} and {seat_name(b, names)}"
         if event.cards is None:
             return f"{who} swap a card secretly"
-        return f"{who} swap: {a} gives {event.cards[0]}, {b} gives {event.cards[1]}"
+        return f"{who} swap: seat {a} gives {event.cards[0]}, seat {b} gives {event.cards[1]}"
     shown = " ".join(str(r) for r in event.reveals)
     outcome = move_json(event)["outcome"]
     if outcome == "trio":
@@ -231,10 +231,10 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
                 slots.append(f"c{c['slot']}:{k}{'*' if c.get('face_up') else ''}")
         lines.append("  centre  " + "  ".join(slots))
     if fr["turn"]:
-        lines.append("  face up " + " ".join(fr["turn"]))
+        lines.append("  face up " + " ".join(fr["turn"]) + "  (marked * above)")
     if marked:
         lines.append("  (^: your card that every player knows)")
     if fr["swap_open"]:
         lines.append("  swap moment: " + "; ".join(" & ".join(seat_name(s, names) for s in t) for t in fr["swap_open"])
-                     + " may swap before the first reveal")
+                     + " may swap before the next reveal")
     return "\n".join(lines)

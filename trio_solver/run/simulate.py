@@ -29,6 +29,7 @@ from ..errors import IllegalMoveError, RunError, ViewError
 from .parallel import RunInfo, run_tasks
 from ..game.record import Record
 from .results import ResultsFile
+from ..files import output_folder
 from ..game.rules import Rules
 
 __all__ = ["play_game", "GameResult", "GameTask", "Totals", "Tournament", "run_tournament", "play_task", "task_game", "wilson",
@@ -529,8 +530,9 @@ def save_record(r: GameResult, directory: str) -> str | None:
 
 
 def save_records(t: Tournament, directory: str) -> list[str]:
-    """Write every kept record as ``game_00000.json`` in ``directory`` (created if missing)."""
-    os.makedirs(directory, exist_ok=True)
+    """Write every kept record as ``game_00000.json`` in ``directory`` (made if missing; its own folder must
+    exist: :class:`~trio_solver.errors.RunError` otherwise)."""
+    output_folder(directory, lambda where, why: RunError(f"{where}: {why}"))
     paths = []
     for r in t.results:
         path = save_record(r, directory)
