@@ -91,7 +91,16 @@ def test_validate_summary(capsys: pytest.CaptureFixture[str], files: dict[str, P
     assert out.strip() == (f"valid: 4 players, simple; {len(rec.events)} events, {trios} trios; "
                            f"seat {rec.winner} won [full deal]")
     code, out, _ = run(capsys, "validate", str(files["viewer"]))
-    assert code == 0 and "viewer record" in out and "to move" in out
+    keeper = Record.load(files["viewer"]).viewer
+    assert keeper is not None
+    assert code == 0 and out.strip().endswith(f"to move [viewer record, seat {keeper.seat}]")
+    # the same record without its keeper is a spectator's
+    doc = json.loads(files["viewer"].read_text(encoding="utf-8"))
+    del doc["viewer"]
+    spectator = files["viewer"].with_name("spectator.json")
+    spectator.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(spectator))
+    assert code == 0 and out.strip().endswith("to move [spectator record]")
     code, out, _ = run(capsys, "validate", "--json", str(files["viewer"]))
     data = json.loads(out)
     assert data["valid"] and data["has_deal"] is False and data["events"] == 6 and data["winner"] is None

@@ -41,13 +41,16 @@ class Summary:
     in_progress: bool
     has_deal: bool
     approximate: bool
+    viewer: int | None = None
+    """The record keeper's seat (a viewer record); ``None`` with no deal: a spectator's record."""
 
     def __str__(self) -> str:
         setting = f"{self.players} players, {self.mode}" + (", teams" if self.teams else "")
         taken = sum(len(t) for t in self.trios)
         state = f"seat {self.winner} won" if self.winner is not None else (
             f"seat {self.to_move} to move" + (" (turn in progress)" if self.in_progress else ""))
-        kind = "full deal" if self.has_deal else "viewer record"
+        kind = ("full deal" if self.has_deal else "spectator record" if self.viewer is None
+                else f"viewer record, seat {self.viewer}")
         return f"valid: {setting}; {plural(self.events, 'event')}, {plural(taken, 'trio')}; {state} [{kind}]"
 
     def to_json(self) -> dict[str, Any]:
@@ -84,6 +87,7 @@ def _check_record(record: Record) -> Summary:
     return Summary(
         record.rules.players, record.rules.mode.value, record.rules.teams, len(record.events),
         view.trios, view.winner, view.to_move, bool(view.turn), record.deal is not None, approximate,
+        None if record.viewer is None else record.viewer.seat,
     )
 
 
