@@ -856,8 +856,12 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
     args: argparse.Namespace | None = None
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
-        if not getattr(args, "command", None):
+        args, extra = parser.parse_known_args(argv)
+        command = getattr(args, "command", None)
+        if extra:  # named with the help of the command they were given to
+            raise UsageError(_cut_long_words(f"unrecognized arguments: {' '.join(extra)}")
+                             + f" (see '{PROG}{' ' + command if command else ''} --help')")
+        if not command:
             raise UsageError(f"a command is needed: {', '.join(COMMANDS)} (see '{PROG} --help')")
         if sys.stdout is None:
             raise _OutputError("standard output is closed")
