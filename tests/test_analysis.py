@@ -90,6 +90,7 @@ def test_a_reveal_as_good_as_the_best_is_named_best() -> None:
         if d.loss == 0.0:
             assert values[d.played] > top - 1e-9
             assert d.best == d.best_turn == d.played, d
+            assert (d.p_trio_best, d.p_win_best) == (d.p_trio_played, d.p_win_played)
             ties += sum(v > top - 1e-9 for v in values.values()) > 1
         else:
             assert d.best != d.played and values[d.best] > top - 1e-9

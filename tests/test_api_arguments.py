@@ -8,6 +8,7 @@ import io
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from trio_solver import Beliefs, Game, Record, Reveal, Rules
@@ -48,6 +49,7 @@ def test_game_seeds_never_repeat_another_seeds_games() -> None:
     """Seed s's game i + 1,000,003 was seed s + 1's game i: every (seed, game, stream) now has a seed of its
     own, and the games of the first 1,000,003 of each seed (every measured run) are the ones they were."""
     assert game_seed(3, 5, 2) == (3 * 1_000_003 + 5) * 101 + 2
+    assert all(isinstance(game_seed(s, i), int) for s in (-1, 2) for i in (0, 2_000_000))  # seeds numpy too
     for s in (0, 7):
         for i in (0, 12):
             assert game_seed(s, i + 1_000_003) != game_seed(s + 1, i)
@@ -119,6 +121,16 @@ def test_the_learning_doors_check_what_they_are_given() -> None:
         play_game(rules, [named] + [make_bot("random", random.Random(s)) for s in (1, 2)], rng=random.Random(0),
                   first_player=0)
 
+    # an action id as a numpy integer or a 0-d array (a model's argmax) is an action id
+    start = Game.deal(rules, seed=0)
+    for wrap in (np.int64, np.array):
+        first = PolicyBot(lambda obs, agent: wrap(int(np.flatnonzero(obs["action_mask"])[0])), rules)
+        assert start.is_legal(first.choose_reveal(start.view(start.to_move)))
+    with pytest.raises(IllegalMoveError, match=r"^policy 'policy' chose true, not an action id"):
+        play_game(rules, [PolicyBot(lambda obs, agent: True, rules)] + [make_bot("random", random.Random(s))
+                                                                         for s in (1, 2)],
+                  rng=random.Random(0), first_player=0)
+
     env = trio_v0.raw_env(players=3)
     env.reset(seed=1)
     agent = BotAgent("memory", seed=1)
@@ -139,8 +151,11 @@ def test_an_empty_file_name_is_named() -> None:
 def test_a_centre_slot_not_at_the_table_is_named() -> None:
     beliefs = Beliefs(Game.deal(Rules(3), seed=1).view(0))
     assert beliefs.end(Reveal.centre(8)) and beliefs.end(Reveal.centre(0)) == beliefs.centre()[0]
-    with pytest.raises(ViewError, match=r"^reveal: expected a centre slot 0 to 8, got 99$"):
+    with pytest.raises(ViewError, match=r"^reveal: c99: no centre slot 99 at this table$"):
         beliefs.end(Reveal.centre(99))
+    teams = Beliefs(Game.deal(Rules(4, teams=True), seed=1).view(0))  # team play has no centre
+    with pytest.raises(ViewError, match=r"^reveal: c0: no centre slot 0 at this table$"):
+        teams.end(Reveal.centre(0))
 
 
 def test_a_tournament_stopped_by_a_time_limit_says_so() -> None:

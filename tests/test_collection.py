@@ -84,9 +84,11 @@ def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) ->
     doc = json.loads((games / "g0.json").read_text())
     doc["names"] = [composed, decomposed, "Cat"]
     assert player_names(Record.from_json(doc)) == (f"{composed} (seat 0)", f"{decomposed} (seat 1)", "Cat")
-    # a blank name is its seat
-    doc["names"] = [" ", "", "Cat"]
+    # a blank name is its seat (a joiner alone shows nothing either), told apart from a name "seat 1"
+    doc["names"] = [" ", "\u200d", "Cat"]
     assert player_names(Record.from_json(doc)) == ("seat 0", "seat 1", "Cat")
+    doc["names"] = ["seat 1", " ", "Cat"]
+    assert player_names(Record.from_json(doc)) == ("seat 1 (seat 0)", "seat 1 (seat 1)", "Cat")
 
 
 def test_a_blank_name_is_a_player_of_its_file_only(games: Path, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import re
 import random
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from hypothesis import strategies as st
 from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, RunError, TrioError
 from trio_solver._args import check_text, show
-from trio_solver._text import UNSAFE, csv_cell, escape, isolate
+from trio_solver._text import RTL_CLASS, UNSAFE, _RTL_RANGES, csv_cell, escape, isolate
 from trio_solver.report.analysis import analyse
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.doors.play import play_terminal
@@ -92,6 +93,16 @@ def test_the_text_rule() -> None:
         ["'=1", "'+1", "'-1", "'@A1", "'\t=1", "'\r=1", "a=1", "1"]
 
 
+def test_one_table_of_right_to_left_characters() -> None:
+    """The library's table is Unicode's classes R, AL and AN (every character it holds is of one of them, and
+    every such character of the first planes is in it), and the board's script holds it as it is."""
+    inside = {c for lo, hi in _RTL_RANGES for c in range(lo, hi + 1)}
+    assert all(unicodedata.bidirectional(chr(c)) in ("R", "AL", "AN") for c in inside)
+    assert all(c in inside for c in range(0x0590, 0x0900) if unicodedata.bidirectional(chr(c)) in ("R", "AL", "AN"))
+    board = (ROOT / "trio_solver" / "doors" / "web" / "board.js").read_text(encoding="utf-8")
+    assert f"const RTL = /{RTL_CLASS}/u;" in board
+
+
 def test_right_to_left_names_are_isolated_for_a_page() -> None:
     names = ["نور", "نورا", "Bob", "דנה", "a"]
     text = "Turn 3, نورا, played l1=2; نور 30%, Bob 20%, דנה 10%, a 5%"
@@ -101,6 +112,16 @@ def test_right_to_left_names_are_isolated_for_a_page() -> None:
                    "\u2068דנה\u2069 10%, a 5%")
     assert got.replace("\u2068", "").replace("\u2069", "") == text
     assert isolate(text, ["Bob", "a", ""]) == text
+
+
+def test_records_nested_to_the_parsers_limit_are_one_line() -> None:
+    """JSON nested as deep as the parser goes, holding an emoji (a surrogate pair, checked for lone
+    surrogates): the checks after parsing recurse a little deeper than the parser, so whatever the stack
+    the parser leaves, the answer is the library's one line (a sweep over the depths around the limit)."""
+    for depth in range(940, 1010):
+        text = '{"x": ' + "[" * depth + '"\\ud83d\\ude00"' + "]" * depth + "}"
+        with pytest.raises(RecordError, match=r"^(x: unknown key|record: JSON nested too deeply)"):
+            Record.loads(text)
 
 
 def test_error_messages_are_escaped() -> None:

@@ -220,10 +220,19 @@ def test_move_on_a_viewer_record_needs_the_value_of_a_hidden_card() -> None:
     assert res["value"] == value and res == ok("move", record=rec, reveal=f"{own}={value}")
     # what is not a reveal says so, under the argument's name
     assert err({"op": "move", "record": rec, "reveal": "zz"})["error"].startswith('reveal: "zz" is not a reveal')
-    assert err({"op": "move", "record": rec, "reveal": "l9"})["error"].startswith("reveal: ")
+    # a seat or slot not at the table: the table's words, with or without the value, with or without the deal
     full = doc(ROOT / "examples" / "full_deal_4p.json")
     full["events"] = full["events"][:3]
+    for record, reveal in ((rec, "l9"), (rec, "l9=3"), (full, "l9")):
+        assert err({"op": "move", "record": record, "reveal": reveal})["error"] == \
+            f"reveal: l9: there is no seat 9 (seats 0 to {record['rules']['players'] - 1})"
+    assert err({"op": "move", "record": rec, "reveal": "c99"})["error"] == \
+        "reveal: c99: there is no centre slot 99 (slots 0 to 5)"
     assert err({"op": "move", "record": full, "reveal": "zz"})["error"].startswith('reveal: "zz" is not a reveal')
+    spectator = {k: v for k, v in rec.items() if k != "viewer"}
+    assert err({"op": "move", "record": spectator, "reveal": "l2"})["error"] == (
+        'reveal: a record without the deal needs the value shown, such as "l2=10" (a spectator\'s record knows '
+        'no hand)')
 
 
 def test_swap_moves_in_team_play() -> None:

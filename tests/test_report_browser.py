@@ -15,6 +15,7 @@ from trio_solver.report.analysis import analyse
 from trio_solver.doors.cli import main
 from trio_solver.game.record import Record
 from trio_solver.words import percent
+from trio_solver._text import right_to_left
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -215,4 +216,17 @@ def test_right_to_left_names_never_reverse_a_hand(browser: Browser, tmp_path: Pa
     header = page.locator("#header").inner_text()
     assert "\u2068نور\u2069" in header and "\u2068דנה\u2069" in header and "\u2068Bob" not in header
     assert header.replace("\u2068", "").replace("\u2069", "") == a.header()
+    page.close()
+
+
+def test_the_page_and_the_library_agree_on_right_to_left_names(browser: Browser, tmp_path: Path) -> None:
+    """The page's script isolates the names the library's own text isolates (trio_solver._text.right_to_left),
+    on names of every script a table may meet."""
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(ROOT / "examples" / "full_deal_4p.json"), "--html", str(out), "--quick"]) == 0
+    page = browser.new_page()
+    page.goto(out.as_uri())
+    names = ["Alice", "Chloé", "李雷", "👩‍👩‍👧", "नमस्ते", "Σοφία", "Ирина", "นภา", "דנה", "نور", "ܐܪܡܝܐ", "ދިވެހި",
+             "ߒߞߏ", "Sam ٣", "Sam ۳", "3 ب", "ﻧﻮﺭ", "𐤀𐤁", "𞤀𞤣𞤤𞤢𞤥", "x\u05b0", "12", "-", "R2-D2"]
+    assert page.evaluate("names => names.map(n => RTL.test(n))", names) == [right_to_left(n) for n in names]
     page.close()

@@ -752,6 +752,13 @@ def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None
     page.click("#play-legal button[data-reveal='l0']")
     expect(page.locator("#play-prompt")).to_contain_text("Your turn goes on")
     settle(page)
+    # before any hint: the note says where a hint is asked for (the button shows only at the live position)
+    expect(page.locator("#advice-note")).to_have_text("Press Hint for advice on your move.")
+    page.click("#prev")
+    settle(page)
+    expect(page.locator("#advice-note")).to_have_text("Go to the last position and press Hint for advice on your move.")
+    page.click("#last")
+    settle(page)
     # advice at the live position plays; one step back it is only to look at
     page.click("#hint")
     expect(page.locator("#advice tbody tr.clickable").first).to_be_visible()

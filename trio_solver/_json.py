@@ -98,8 +98,8 @@ def _utf8_text(data: Any) -> bool:
     text) is not walked string by string in Python."""
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
+    except (UnicodeEncodeError, RecursionError):  # the encoder recurses a little deeper than the parser:
+        return False  # the strings are then walked, without recursion
     return True
 
 

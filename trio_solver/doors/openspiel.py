@@ -425,9 +425,9 @@ class TrioSpielBot(pyspiel.Bot):  # type: ignore[misc]
     It sees only its :class:`~trio_solver.game.view.PlayerView` of the state it is given.
     """
 
-    def __init__(self, bot: Bot | str, seed: int = 0) -> None:
+    def __init__(self, bot: Bot | str, seed: int | None = 0) -> None:
         pyspiel.Bot.__init__(self)
-        rng = _args.seeded("seed", seed, ViewError)
+        rng = random.Random() if seed is None else _args.seeded("seed", seed, ViewError)
         self.bot: Bot = make_bot(bot, rng) if isinstance(bot, str) else _args.bot("bot", bot, ViewError)
 
     def step(self, state: TrioState) -> int:
@@ -522,13 +522,13 @@ class SpielBot:
     ``ISMCTSBot`` does, by resampling) plays exactly as it would in OpenSpiel.
     """
 
-    def __init__(self, spiel_bot: Any, game: TrioGame, *, seed: int = 0, name: str = "openspiel") -> None:
+    def __init__(self, spiel_bot: Any, game: TrioGame, *, seed: int | None = 0, name: str = "openspiel") -> None:
         if not callable(getattr(spiel_bot, "step", None)):
             raise ViewError(f"spiel_bot: expected an OpenSpiel bot (with step), got {_args.show(spiel_bot)}")
         _args.instance("game", game, TrioGame, ViewError)
         self.spiel_bot = spiel_bot
         self.game = game
-        self.rng = _args.seeded("seed", seed, ViewError)
+        self.rng = random.Random() if seed is None else _args.seeded("seed", seed, ViewError)
         self.name = _args.check_text("name", name, ViewError, "a name")
 
     def _act(self, view: PlayerView, swap: bool) -> int:

@@ -26,7 +26,7 @@ from .._json import kind, strict_loads, strings
 from .._text import MAX_TEXT
 from ..decide.bots import BOT_NAMES
 from ..decide.stopping import MAX_DEALS as MAX_SAMPLES
-from ..errors import NotationError, RecordError, TrioError, ViewError
+from ..errors import IllegalMoveError, NotationError, RecordError, TrioError
 from ..game.record import DEFAULT_SEAT, MAX_RECORD_BYTES, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
 from ..game.rules import Rules
@@ -308,15 +308,19 @@ def _op_move(a: _Args) -> dict[str, Any]:
     text = move.strip()
     try:
         parsed = Revealed.from_str(text) if "=" in text else Reveal.from_str(text)
-        if isinstance(parsed, Reveal) and record.deal is None:
-            # a record without the deal: the record keeper knows the cards of its own hand
-            value = record.view().own_value(parsed)
-            if value is None:
-                a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\" "
-                                 "(only the record keeper's own cards are known)")
-            parsed = Revealed(parsed, value)
-    except (NotationError, ViewError) as e:
+        # the table's own check, in the table's words, whatever the record (a seat or slot not at the table,
+        # an empty slot, a card face up, a game over)
+        record.view(None).table_copy().check_reveal(parsed.reveal if isinstance(parsed, Revealed) else parsed)
+    except (NotationError, IllegalMoveError) as e:
         a.fail("reveal", str(e))
+    if isinstance(parsed, Reveal) and record.deal is None:
+        # a record without the deal: the record keeper knows the cards of its own hand
+        value = record.view().own_value(parsed)
+        if value is None:
+            known = ("only the record keeper's own cards are known" if record.viewer is not None
+                     else "a spectator's record knows no hand")
+            a.fail("reveal", f"a record without the deal needs the value shown, such as \"{text[:20]}=10\" ({known})")
+        parsed = Revealed(parsed, value)
     return queries.add_reveal(record, parsed)
 
 

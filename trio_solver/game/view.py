@@ -270,6 +270,11 @@ class PlayerView:
             self._seat(reveal.index, "reveal")
         return reveal  # type: ignore[no-any-return]
 
+    def at_table(self, reveal: Reveal) -> Reveal:
+        """``reveal`` if its seat or centre slot is at this table, else :class:`~trio_solver.errors.ViewError`
+        (``reveal: c4: no centre slot 4 at this table``)."""
+        return self._reveal(reveal)
+
     def team_trios(self, seat: int) -> tuple[int, ...]:
         """Trios held by the side of ``seat`` (pooled over partners in team play); raises
         :class:`~trio_solver.errors.ViewError` for a seat not at the table."""

@@ -234,11 +234,7 @@ class Beliefs:
         hand with no card left to ask for).
 
         Raises :class:`~trio_solver.errors.ViewError` for a reveal of a seat or a slot not at the table."""
-        _args.instance("reveal", reveal, Reveal, ViewError)
-        if reveal.is_centre:
-            slots = self.view.rules.centre_size
-            if not 0 <= reveal.index < slots:
-                raise ViewError(f"reveal: expected a centre slot 0 to {slots - 1}, got {reveal.index}")
+        if self.view.at_table(reveal).is_centre:
             return self.centre().get(reveal.index, {})
         table = self.facts.table
         s = self._seat(reveal.index, "reveal")

@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._text import name_key, pad, width
+from .._text import blank, name_key, pad, width
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
 from ..game.state import Game
@@ -131,9 +131,9 @@ def player_names(record: Record) -> tuple[str, ...]:
     :func:`~trio_solver._text.name_key`), else ``seat N`` (for a blank name too, which no table could show)."""
     if not record.names:
         return tuple(f"seat {s}" for s in range(record.rules.players))
-    keys = [name_key(n) for n in record.names]
-    return tuple(f"seat {s}" if not n.strip() else f"{n} (seat {s})" if keys.count(keys[s]) > 1 else n
-                 for s, n in enumerate(record.names))
+    named = [f"seat {s}" if blank(n) else n for s, n in enumerate(record.names)]
+    keys = [name_key(n) for n in named]
+    return tuple(f"{n} (seat {s})" if keys.count(keys[s]) > 1 else n for s, n in enumerate(named))
 
 
 @dataclass(frozen=True)
@@ -562,8 +562,9 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     loss = max(0.0, top - (mine.p_trio + mine.p_win))
     if loss < 1e-12:
         loss = 0.0
-    # a reveal as good as the best is the best: no other reveal is named for a loss of 0
+    # a reveal as good as the best is the best: no other reveal, nor its figures, is named for a loss of 0
     top_reveal = played if loss == 0.0 else best.reveal
+    top_figures = mine if loss == 0.0 else best
     values = [e.p_trio + e.p_win for e in adv.evaluations]
     distinct = len({round(v, 9) for v in values})
     others = [v for e, v in zip(adv.evaluations, values) if e.reveal != played]
@@ -579,7 +580,7 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
                         adv.approximate, turn, scored, distinct, position, loss, top_reveal,
                         v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high)
     return Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
-                    best.p_trio, best.p_win, loss, label_for(loss) if scored else None,
+                    top_figures.p_trio, top_figures.p_win, loss, label_for(loss) if scored else None,
                     face, adv.approximate, turn, scored, distinct, position, loss, top_reveal)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .._text import escape, isolate
+from .._text import RTL_CLASS, escape, isolate
 from ..words import percent as _pct
 from ..words import pm as _pm
 
@@ -257,9 +257,9 @@ dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.lab
 
 _SCRIPT = r"""
 const data = JSON.parse(document.getElementById('analysis').textContent);
-// a name holding a right-to-left letter (Hebrew, Arabic, ...) between the Unicode isolates, as the page's
-// own text has it (trio_solver._text.isolate): it never reorders the text around it
-const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+// a name holding a right-to-left letter or an Arabic digit (trio_solver._text.RTL_CLASS) between the Unicode
+// isolates, as the page's own text has it (trio_solver._text.isolate): it never reorders the text around it
+const RTL = /@RTL_CLASS@/u;
 const names = data.names.map(n => RTL.test(n) ? '\u2068' + n + '\u2069' : n);
 // the one format of a chance, as trio_solver.words.percent writes it (never 100% unless certain)
 function pctN(p, digits) {
@@ -552,6 +552,6 @@ option that was played, is shown but not scored.</dd>
 <th>trio chance (played / best)</th><th>win now (played / best)</th>{"<th>win game (played / best)</th>" if a.judged_by == "game" else ""}<th>loss</th><th>label</th></tr>
 {_decision_rows(a)}</table></div>
 <script type="application/json" id="analysis">{embed_json(a.to_json())}</script>
-<script>{_SCRIPT}</script>
+<script>{_SCRIPT.replace("@RTL_CLASS@", RTL_CLASS)}</script>
 </body></html>
 """

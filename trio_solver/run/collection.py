@@ -22,7 +22,7 @@ from .parallel import run_tasks
 from ..report.analysis import DEFAULT_SAMPLES, Analysis, analyse, judged_by_text
 from ..words import percent, plural
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from .._text import csv_cell, name_key, pad, width
+from .._text import blank as shows_nothing, csv_cell, name_key, pad, width
 from ..errors import RecordError, TrioError
 from ..game.record import Record
 
@@ -90,7 +90,7 @@ def _analyse_path(job: tuple[str, int, int, float]) -> GameOutcome:
             return GameOutcome(path, None, "no seat's hand is known (a spectator record)")
         return GameOutcome(path, analyse(record, samples=samples, seed=seed, confidence=confidence),
                            named=record.names is not None,
-                           blank=tuple(s for s, n in enumerate(record.names or ()) if not n.strip()))
+                           blank=tuple(s for s, n in enumerate(record.names or ()) if shows_nothing(n)))
     except TrioError as e:  # the file is named once, by the note that lists it
         named = f"{RecordError(path, '').where}: "  # the path as an error names it
         return GameOutcome(path, None, str(e).removeprefix(named))

@@ -12,6 +12,7 @@ append every finished game to a results file and resume from it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -43,14 +44,16 @@ MAX_REVEALS = 20_000
 _SPAN = 1_000_003
 
 
-def game_seed(seed: int, index: int, stream: int = 0) -> int | str:
+def game_seed(seed: int, index: int, stream: int = 0) -> int:
     """The seed of game ``index`` (stream 0: the deal; stream 1 + seat: that seat's bot), for
-    :class:`random.Random`: distinct for every run seed, game and stream. An integer for a seed of 0 or
-    more and the first 1,000,003 games; beyond them, and for a negative seed, a string (``random.Random``
-    hashes it), so that no game of one seed repeats a game of another (and seed -1 is not seed 1)."""
+    :class:`random.Random`: distinct for every run seed, game and stream. For a seed of 0 or more and the
+    first 1,000,003 games, ``(seed * 1,000,003 + index) * 101 + stream`` (below 2**90); beyond them, and for
+    a negative seed (``random.Random`` takes -s as s), 2**128 plus a 128-bit hash of the three, so that no
+    game of one seed repeats a game of another."""
     if seed >= 0 and 0 <= index < _SPAN:
         return (seed * _SPAN + index) * 101 + stream
-    return f"trio game {seed} {index} {stream}"
+    digest = hashlib.blake2b(f"trio game {seed} {index} {stream}".encode(), digest_size=16).digest()
+    return 2**128 + int.from_bytes(digest, "big")
 
 
 def play_game(rules: Rules, bots: Sequence[Bot], *, rng: random.Random, first_player: int | None = None,

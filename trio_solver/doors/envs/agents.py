@@ -16,6 +16,8 @@ This module needs neither PettingZoo nor OpenSpiel.
 
 from __future__ import annotations
 
+import operator
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -67,8 +69,8 @@ class BotAgent:
     ...     env.step(None if term or trunc else agents[a].act(env, a))
     """
 
-    def __init__(self, bot: Bot | str, seed: int = 0) -> None:
-        rng = _args.seeded("seed", seed, ViewError)
+    def __init__(self, bot: Bot | str, seed: int | None = 0) -> None:
+        rng = random.Random() if seed is None else _args.seeded("seed", seed, ViewError)
         self.bot: Bot = make_bot(bot, rng) if isinstance(bot, str) else _args.bot("bot", bot, ViewError)
 
     def act(self, env: Any, agent: str) -> int:
@@ -134,9 +136,12 @@ class PolicyBot:
             raise ViewError(f"policy {self.name!r} was made for {self.rules}, not for {view.rules}")
         obs = self.observation(view, swap_phase)
         chosen = self.policy(obs, f"player_{view.seat}")
-        if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):
-            raise IllegalMoveError(f"policy {self.name!r} chose {_args.show(chosen)}, not an action id")
-        action = int(chosen)
+        try:  # an int, or anything that is one (a numpy integer, a 0-d array or tensor of one); not a bool
+            if isinstance(chosen, (bool, np.bool_)):
+                raise TypeError
+            action = operator.index(chosen)
+        except TypeError:
+            raise IllegalMoveError(f"policy {self.name!r} chose {_args.show(chosen)}, not an action id") from None
         if not 0 <= action < self.codec.n_actions or not obs["action_mask"][action]:
             raise IllegalMoveError(f"policy {self.name!r} chose action {action}, which the mask forbids")
         return action
