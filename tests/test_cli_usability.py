@@ -109,3 +109,10 @@ def test_written_files_can_be_shared(capsys: pytest.CaptureFixture[str], tmp_pat
         assert not [p for p in tmp_path.rglob(".trio-*")]  # no temporary file left behind
     finally:
         os.umask(old)
+
+
+def test_a_budget_no_bot_uses_is_noted(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "--players", "3", "--games", "1", "--budget", "10", "--workers", "1")
+    assert code == 0 and "note: --budget sets the expert bots' playouts; no expert plays here" in err
+    code, _, err = run(capsys, "simulate", "--players", "3", "--games", "1", "--workers", "1")
+    assert code == 0 and "--budget" not in err

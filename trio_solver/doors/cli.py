@@ -528,6 +528,8 @@ def cmd_simulate(args: argparse.Namespace) -> str:
     if len(bots) != rules.players:
         raise UsageError(f"--bots: {plural(len(bots), 'bot name')} for {rules.players} players (one per seat)")
     _check_backend_args(args)
+    if args.budget is not None and not {"expert", "expert-ties"} & set(bots):
+        _note("--budget sets the expert bots' playouts; no expert plays here, so it changes nothing")
     on_game = None
     if args.save:
         folder = output_folder(args.save, lambda where, why: RunError(f"--save {where}: {why}"))
@@ -662,8 +664,9 @@ def cmd_serve(args: argparse.Namespace) -> str:
 # -- the parser ---------------------------------------------------------------------
 
 
-_TIME_LIMIT_HELP = ("stop the long computations (beliefs, --list, validate's contradiction search, analyse) "
-                    "after SECONDS with an error (exit 1); engine: each request, play: each bot decision")
+_TIME_LIMIT_HELP = ("stop the command after SECONDS with an error (exit 1): the long computations (beliefs, --list, "
+                    "validate's contradiction search, advise --objective game, evaluate, analyse, simulate); "
+                    "engine: each request, play: each bot decision")
 
 _SERVE_TIME_LIMIT_HELP = "not for serve, which bounds each request with --timeout (an error)"
 
@@ -692,7 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print the summary as JSON (docs/INTERFACE.md)")
 
     sp = add("replay", cmd_replay, "show the table after each event")
-    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
     sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT,
                     help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records); "
                          "default: the record keeper's, else every hand")
@@ -701,7 +704,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
 
     sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
-    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
     sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
                     help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
                          "move")
@@ -716,7 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
-    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
     sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
                     help="the seat to move (default: the record keeper's seat, else the seat to move)")
     sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
@@ -740,7 +743,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "trio weighs four times), reckoned by counting the unaccounted cards and the order of hands, "
                  "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
                  "playout.")
-    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
     sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
                     help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
                          "move")
@@ -754,7 +757,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
-             "with a directory or several files, one summary per player across the games")
+             "with a directory or several files, one summary per player across the games (also: analyze)")
     sp.add_argument("file", metavar="FILE", nargs="+", help="a record, or a directory of records, or several")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--all", action="store_true", help="also list every reveal (one game)")
