@@ -17,6 +17,7 @@ from trio_solver.game.state import Game
 from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
+from trio_solver.decide.bots import make_bot
 from trio_solver.decide.search import advise
 from trio_solver.run.simulate import play_game
 from trio_solver.game.events import Turn
@@ -246,3 +247,25 @@ def test_a_record_stopped_in_a_turn_says_so() -> None:
     doc["events"][5]["reveals"] = doc["events"][5]["reveals"][:1]
     a = analyse(Record.from_json(doc), samples=0)
     assert a.result() == "unfinished in turn 6; Bob to move" and a.in_turn and a.turns == 6
+
+
+def test_a_picante_result_names_the_linked_pair_that_won() -> None:
+    """In Picante the goal is two linked trios (or the 7s): the result names those two, the winning one
+    last, not every trio the winner took."""
+    rules = Rules(3, Mode.PICANTE)
+    told = set()
+    for seed in range(12):
+        game = play_game(rules, [make_bot("memory", random.Random(seed * 3 + s)) for s in range(3)],
+                         rng=random.Random(seed))
+        a = analyse(Record.from_game(game), samples=0)
+        held = [v for (_, _, s, v) in a.trios if s == a.winner]
+        m = re.search(r"wins with the (?:linked trios of (\d+)s and (\d+)s|trio of (\d+)s) after", a.result())
+        assert m is not None, a.result()
+        if m.group(3):
+            assert int(m.group(3)) == held[-1] == 7
+            told.add("sevens")
+        else:
+            first, last = int(m.group(1)), int(m.group(2))
+            assert last == held[-1] and first in held[:-1] and rules.linked(first, last)
+            told.add("pair" if len(held) == 2 else "pair among more")
+    assert told == {"sevens", "pair", "pair among more"}

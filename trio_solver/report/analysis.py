@@ -70,6 +70,7 @@ from ..errors import ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
 from ..game.record import Record
 from ..game.reveal import Reveal
+from ..game.rules import SEVEN, Mode, Rules
 from ..decide.search import Advice, advise
 from .analysis_html import page
 from .seen import seen_frame
@@ -343,6 +344,14 @@ class Analysis:
         trios = [v for (_, _, s, v) in self.trios if s in self.winners]
         what = (f"with the trio of {trios[0]}s " if len(trios) == 1 else
                 f"with the trios of {', '.join(f'{v}s' for v in trios)} " if trios else "")
+        if trios and trios[-1] == SEVEN:  # the trio of 7s wins alone, whatever else was held
+            what = f"with the trio of {SEVEN}s "
+        elif trios and self.rules and self.rules.get("mode") == Mode.PICANTE.value:
+            # Picante: the two linked trios that met the goal, the winning one last
+            rules = Rules.from_json(self.rules)
+            partner = next((v for v in trios[:-1] if rules.linked(v, trios[-1])), None)
+            if partner is not None:
+                what = f"with the linked trios of {partner}s and {trios[-1]}s "
         if len(self.winners) > 1:
             team = " & ".join(p[s] for s in self.winners)
             return f"team {team} wins {what}after {turns} ({p[self.winner]} took the last trio)"
