@@ -196,7 +196,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
         [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
          f"played {short(d['played'])}={d['shown']} — {d['verdict']} (best {short(d['best'])}, "
-         f"loss {pm(d['loss'], d['loss_stderr'])} ({percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)}))"
+         f"loss {pm(d['loss'], d['loss_stderr'])} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)}))"
          for d in labelled])
     # the chart's points name a better reveal only where the loss is told apart from 0
     tips = [page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""

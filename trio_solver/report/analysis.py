@@ -751,11 +751,12 @@ def _reason(d: Decision) -> str:
 
 
 def _verdict(d: Decision) -> str:
-    """The verdict and the loss in words: ``Mistake (perhaps a blunder), loss 14.0% ± 2.0% (10.1% to 17.9%).``"""
+    """The verdict and the loss in words: ``Mistake (perhaps a blunder), loss 14.0% ± 2.0% (likely 10.1% to 17.9%).``"""
     words = d.verdict.capitalize()
     if d.loss_low is None or d.loss_high is None:
         return f"{words}, loss {_pct(d.loss, 1)}."
-    return f"{words}, loss {_pm(d.loss, d.loss_stderr)} ({_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
+    # "likely": the confidence interval, which is not the ± of the standard error (and need not be even)
+    return f"{words}, loss {_pm(d.loss, d.loss_stderr)} (likely {_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],

@@ -386,7 +386,7 @@ function show(i) {
   if (!d.scored) v += d.options > 1 ? 'A clear choice: the only sensible reveal (not scored).' : 'No choice (not scored).';
   else if (d.verdict === 'within noise')
     v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
-  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.loss_low === null ? '' : ' (' + pctN(d.loss_low, 1) + ' to ' +
+  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.loss_low === null ? '' : ' (likely ' + pctN(d.loss_low, 1) + ' to ' +
     pctN(d.loss_high, 1) + ')') + ': ' + (d.verdict || 'no label') + '.';  // as the text gives the range
   verdict.textContent = v;
   verdict.id = 'verdict';

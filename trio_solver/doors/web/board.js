@@ -639,10 +639,10 @@ document.addEventListener("keydown", (ev) => {
 
 // -- analysis -----------------------------------------------------------------------------------
 
-// "loss 12% ± 5% (3% to 21%)": the loss of a decision with the standard error of the playouts' paired
+// "loss 12% ± 5% (likely 3% to 21%)": the loss of a decision with the standard error of the playouts' paired
 // estimate and its interval when it was judged by the game (none when judged by the turn, which is exact)
 function lossText(d) {
-  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (${pct1(d.loss_low)} to ${pct1(d.loss_high)})`;
+  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (likely ${pct1(d.loss_low)} to ${pct1(d.loss_high)})`;
   return `loss ${pm(d.loss, d.loss_stderr)}${range}`;
 }
 
