@@ -190,3 +190,10 @@ def _last_places_replayed(view: PlayerView) -> list[dict[str, Any]]:
         else:
             out.append({"seat": step.reveal.index, "position": step.position, "value": step.value})
     return out
+
+
+def test_a_team_line_names_the_partners() -> None:
+    game = Game.deal(Rules(4, teams=True), seed=1)
+    text = render_frame(frame(game.view(None), None), ["Ann", "Bob", "Cy", "Dan"])
+    assert "  team Ann & Cy (0+2): trios -; " in text and "  team Bob & Dan (1+3): trios -; " in text
+    assert "  team 0+2: trios -; " in render_frame(frame(game.view(None), None))

@@ -219,7 +219,10 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
         lines.append(f"  {who}  {cards:<{cards_width}}  trios: {_trio_text(fr, trios)}{team}{mark}")
     if teams:
         for sd in fr["sides"]:
-            lines.append(f"  team {'+'.join(map(str, sd['seats']))}: trios {_trio_text(fr, sd['trios'])}; "
+            # the partners by name, as the analysis names a team (the rows above say "team 0+2")
+            seats = "+".join(map(str, sd["seats"]))
+            who = f"{' & '.join(names[x] for x in sd['seats'])} ({seats})" if names else seats
+            lines.append(f"  team {who}: trios {_trio_text(fr, sd['trios'])}; "
                          f"{goal_text(fr.get('mode', 'simple'), sd)}")
     if fr["centre"]:
         slots = []
