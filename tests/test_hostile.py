@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from helpers_cli import run_main as _main
 from trio_solver import Beliefs, Game, Record, RecordError, Rules, RunError, TrioError
 from trio_solver._args import check_text, show
-from trio_solver._text import RTL_CLASS, UNSAFE, _RTL_RANGES, csv_cell, escape, isolate
+from trio_solver._text import RTL_CLASS, UNSAFE, _RTL_RANGES, csv_cell, escape, isolate, width
 from trio_solver.report.analysis import analyse
 from trio_solver.run.collection import Collection, GameOutcome, analyse_files, record_paths
 from trio_solver.doors.play import play_terminal
@@ -82,6 +82,15 @@ def test_the_text_rule() -> None:
         assert escape(good) == good
     with pytest.raises(TrioError, match="longer than 200 characters"):
         check_text("names[0]", "x" * 201, TrioError)
+    # the flags of England, Scotland and Wales are tag characters a reader sees; other tags are hidden text
+    for flag in ("gbeng", "gbsct", "gbwls"):
+        name = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in flag) + "\U000e007f" + " Tom"
+        assert check_text("names[0]", name, TrioError) == name and escape(name) == name
+        assert width(name) == 2 + 4  # the flag two columns, its tags none
+    for hidden in ("\U0001f3f4\U000e0067\U000e0062\U000e007f", "Tom\U000e0067\U000e0062\U000e0065\U000e006e"
+                   "\U000e0067\U000e007f", "\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"):
+        with pytest.raises(TrioError, match=r"holds an invisible character \(\\U000e00"):
+            check_text("names[0]", hidden, TrioError)
     # a letter may carry four combining marks (pointed Hebrew, Vietnamese), not a pile of them
     for good in ["Vie\u0323\u0302t", "\u05e9\u05c1\u05bc\u05b8\u0591", "e" + "\u0301" * 4, "1\ufe0f\u20e3"]:
         assert check_text("names[0]", good, TrioError) == good

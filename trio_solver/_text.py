@@ -65,10 +65,21 @@ _VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+#: The flags of England, Scotland and Wales: a black flag, tag letters (``gbeng``...) and the cancel tag,
+#: the only use of the tag characters Unicode recommends for display. They are text a reader sees, so
+#: their tags are not unsafe there (anywhere else, tags are invisible text).
+_FLAGS = "\U0001f3f4\U000e0067\U000e0062(?:\U000e0065\U000e006e\U000e0067|\U000e0073\U000e0063\U000e0074|" \
+         "\U000e0077\U000e006c\U000e0073)\U000e007f"
+
+#: An unsafe character, or one of :data:`_FLAGS` (group 1), which is skipped.
+_SCAN = re.compile(f"({_FLAGS})|{UNSAFE.pattern}")
+
+
 def first_unsafe(text: str) -> str | None:
     """The first unsafe character of ``text``, or ``None`` when it has none."""
-    m = UNSAFE.search(text)
-    return None if m is None else m.group()
+    if UNSAFE.search(text) is None:
+        return None
+    return next((m.group() for m in _SCAN.finditer(text) if m.group(1) is None), None)
 
 
 def _escaped(c: str) -> str:
@@ -88,7 +99,8 @@ def escape(text: str, keep: str = "") -> str:
     (``\\x1b``, ``\\u202e``): safe to write to a terminal or into a page as text."""
     if UNSAFE.search(text) is None:
         return text
-    return UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escaped(m.group()), text)
+    return _SCAN.sub(lambda m: m.group() if m.group(1) is not None or m.group() in keep else _escaped(m.group()),
+                     text)
 
 
 def name_key(name: str) -> str:
@@ -105,11 +117,12 @@ def csv_cell(text: str) -> str:
 
 def width(text: str) -> int:
     """The columns ``text`` takes on a terminal: 2 for a wide character (East Asian wide and full-width
-    characters, most emoji), 0 for a combining mark, a joiner or a variation selector, else 1. (An emoji
-    sequence joined by U+200D is counted as its parts: terminals differ on it.)"""
+    characters, most emoji), 0 for a combining mark, a joiner, a variation selector or a tag (of a flag),
+    else 1. (An emoji sequence joined by U+200D is counted as its parts: terminals differ on it.)"""
     n = 0
     for c in text:
-        if unicodedata.combining(c) or c in "\u200c\u200d" or _VARIATION.match(c):
+        if (unicodedata.combining(c) or c in "\u200c\u200d" or _VARIATION.match(c)
+                or "\U000e0000" <= c <= "\U000e007f"):
             continue
         n += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
     return n

@@ -292,7 +292,8 @@ function cols(t) {
   let n = 0;
   for (const ch of t) {
     const c = ch.codePointAt(0);
-    if (/\p{M}/u.test(ch) || c === 0x200c || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) continue;
+    if (/\p{M}/u.test(ch) || c === 0x200c || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) ||
+      (c >= 0xe0000 && c <= 0xe007f)) continue;
     n += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
       (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
       (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3fffd) ? 2 : 1;
