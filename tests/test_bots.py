@@ -272,3 +272,22 @@ def test_memory_kept_step_by_step_is_the_memory_replayed(rules: Rules, seed: int
         assert tracker.update(view) == Memory.of(view)
     other = Game.deal(rules, seed=seed + 1).view(seat)
     assert not tracker.follows(other) or not other.events
+
+
+def test_the_memory_bot_never_hands_back_what_its_partner_gave_it() -> None:
+    """Over whole team games of memory bots, no bot gives at a swap a card its partner gave it at an earlier
+    one (perfect memory: the partner had no use for it)."""
+    swaps = 0
+    for seed in range(30):
+        rules = Rules(4 if seed % 2 else 6, teams=True)
+        game = play_game(rules, [make_bot("memory", random.Random(seed * 7 + s)) for s in range(rules.players)],
+                         rng=random.Random(seed))
+        received: dict[int, set[int]] = {s: set() for s in range(rules.players)}
+        for e in game.events:
+            if isinstance(e, Swap) and e.cards is not None:
+                (a, b), (va, vb) = e.seats, e.cards
+                assert va not in received[a] and vb not in received[b], (seed, e)
+                received[a].add(vb)
+                received[b].add(va)
+                swaps += 1
+    assert swaps > 30

@@ -30,6 +30,7 @@ from .._args import show as _show
 from ..errors import ViewError
 from .expert import ExpertBot, TiesExpertBot, check_budget
 from .swaps import pairing_swap
+from ..game.events import Swap
 from ..game.reveal import Reveal
 from ..game.rules import SEVEN
 from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
@@ -84,7 +85,8 @@ class RandomBot:
 
 
 class MemoryBot:
-    """Perfect memory, takes any trio it can see, else the likeliest guess by counting cards."""
+    """Perfect memory, takes any trio it can see, else the likeliest guess by counting cards; at a team swap,
+    a single card at random, never one its partner gave it (else no swap)."""
 
     name = "memory"
 
@@ -134,6 +136,10 @@ class MemoryBot:
         if not hand:
             return None
         singles = [v for v in hand if hand.count(v) == 1 and v != SEVEN]
+        # with perfect memory it never hands back a card its partner gave it (the partner had no use for it)
+        received = {cards[1 - k] for e in view.events if isinstance(e, Swap) and (cards := e.cards) is not None
+                    for k, s in enumerate(e.seats) if s == view.seat}
+        singles = [v for v in singles if v not in received]
         return self.rng.choice(singles) if singles else None
 
 
