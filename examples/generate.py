@@ -64,7 +64,12 @@ def main() -> None:
     events[cut]["reveals"] = events[cut]["reveals"][:1]
     data["events"] = events[: cut + 1]
     (HERE / "in_progress_5p.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print("wrote full_deal_4p.json, viewer_3p_picante.json, teams_4p.json and in_progress_5p.json in", HERE.name)
+    # the web board serves the same examples from the package
+    board = HERE.parent / "trio_solver" / "doors" / "web" / "examples"
+    for name in ("full_deal_4p.json", "viewer_3p_picante.json", "teams_4p.json", "in_progress_5p.json"):
+        (board / name).write_bytes((HERE / name).read_bytes())
+    print("wrote full_deal_4p.json, viewer_3p_picante.json, teams_4p.json and in_progress_5p.json in", HERE.name,
+          "and the web board's copies")
 
 
 if __name__ == "__main__":

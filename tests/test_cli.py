@@ -20,6 +20,7 @@ from trio_solver.game.rules import Rules
 from trio_solver.game.events import Swap, Turn
 
 CORPUS = Path(__file__).resolve().parent / "corpus"  # the golden games, kept in the repository
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -314,3 +315,20 @@ def test_corpus_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     frames = json.loads(out)["frames"]
     assert len(frames) == len(rec.events) + 1 and frames[-1]["winner"] == rec.winner
+
+
+def test_finished_games_and_swaps_are_told_in_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    """A finished game is over, not 'to move', in a header that holds in 80 columns; a swap names who gives
+    what; the last line of a replay names the seat to move as the table does."""
+    teams = str(ROOT / "examples" / "teams_4p.json")
+    code, out, _ = run(capsys, "evaluate", teams, "--samples", "10")
+    assert code == 0 and out.splitlines()[0] == "The game is over after 11 events (team North & South won):"
+    code, out, _ = run(capsys, "beliefs", teams)
+    head = out.splitlines()[0]
+    assert head.endswith(" after 11 events (team North & South won)") and len(head) <= 80
+    code, out, _ = run(capsys, "replay", teams)
+    swaps = [ln for ln in out.splitlines() if " swap: " in ln]
+    assert swaps[0] == "Event 1 of 11: swap: seat 0 (North) gives 6, seat 2 (South) gives 6"
+    assert all(len(ln) <= 80 for ln in swaps)
+    code, out, _ = run(capsys, "replay", str(ROOT / "examples" / "viewer_3p_picante.json"))
+    assert out.splitlines()[-1] == "Seat 2 (Cleo) to move"

@@ -107,8 +107,16 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int =
     where = f"centre slot {index}" if kind == "centre" else f"{kind} card of {seat}"
     hopes = sorted((st for st in top["plan"] if st["p_trio"] > 0), key=lambda st: -st["probability"])
     if not hopes:
-        end = ("it cannot show the value face up: the turn fails whatever it shows" if shown else
-               "no trio can be made this turn: the turn goes on and fails at the first card that differs")
+        dead = [st for st in top["plan"] if st["probability"] > 0]
+        if not shown:
+            end = "no trio can be made this turn: the turn goes on and fails at the first card that differs"
+        elif not dead:
+            end = "it cannot show the value face up: the turn fails whatever it shows"
+        else:
+            end = "; ".join(f"if it shows {st['value']} ({percent(st['probability'])}), no trio of {st['value']}s can "
+                            "follow: the turn goes on and fails at the first card that differs" for st in dead)
+            other = 1 - sum(st["probability"] for st in dead)
+            end += f"; any other value ({percent(other)}) fails the turn" if other > 1e-9 else ""
         return f"The plan for {short(r)} ({where}): {end}."
     parts = []
     for st in hopes[:4]:
@@ -195,8 +203,8 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     names = json.loads(path.read_text())["names"]
     expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
         [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
-         f"played {short(d['played'])}={d['shown']} — {d['verdict']} (best {short(d['best'])}, "
-         f"loss {pm(d['loss'], d['loss_stderr'])} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)}))"
+         f"played {short(d['played'])}={d['shown']} — {d['verdict']}; best {short(d['best'])}, "
+         f"loss {pm(d['loss'], d['loss_stderr'])} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)})"
          for d in labelled])
     # the chart's points name a better reveal only where the loss is told apart from 0
     tips = [page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""
@@ -208,7 +216,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#position")).to_contain_text(f"After {labelled[0]['event'] + 1} of {n} events")
 
 
-def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = ROOT / "examples" / "full_deal_4p.json"
     n = len(json.loads(path.read_text())["events"])
     load_example(page, "full_deal_4p.json")
@@ -265,6 +273,20 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     settle(page)
     expect(page.locator("#advice-plan")).to_contain_text(
         "): it cannot show the value face up: the turn fails whatever it shows.")
+    # a reveal that shows the value face up for certain, with no third card left: a pair, then the turn fails
+    game = play_game(Rules(3), [make_bot("memory", random.Random(30 + s)) for s in range(3)], rng=random.Random(10))
+    pair = Record.from_game(game).to_json()
+    pair["events"] = pair["events"][:2] + [{**pair["events"][2], "reveals": pair["events"][2]["reveals"][:1]}]
+    pair_path = tmp_path / "pair.json"
+    pair_path.write_text(json.dumps(pair), encoding="utf-8")
+    top = cli_json(capsys, "advise", "--json", str(pair_path), "--objective", "trio")["reveals"][0]
+    assert top["plan"] and not any(st["p_trio"] > 0 for st in top["plan"])
+    page.fill("#paste", json.dumps(pair))
+    page.click("#load-paste")
+    settle(page)
+    words = plan_words(top, None, shown=1)
+    assert "no trio of" in words and "can follow: the turn goes on and fails at the first card that differs" in words
+    expect(page.locator("#advice-plan")).to_have_text(words)
 
 
 def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pytest.CaptureFixture[str],
@@ -667,6 +689,9 @@ def test_a_team_game_against_the_bots_with_swaps(page: Page) -> None:
     give = page.locator("#play-legal button[data-give]")
     hand = sorted(set(before["deal"]["hands"][0]))
     expect(give).to_have_text([f"give {v}" for v in hand] + ["pass"])
+    # no Hint at a swap moment, and the advice note says what comes first
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#advice-note")).not_to_have_text("Press Hint for advice on your move.")
     mine = hand[0]
     partner = bot_card(before, 2)
     assert partner is not None
@@ -717,6 +742,12 @@ def test_a_team_game_against_the_bots_is_won_by_a_side(page: Page) -> None:
         page.click("#resume")
         settle(page)
         expect(page.locator("#play-prompt")).to_have_text(texts[key])
+        # a finished game: no Hint, here or one step back, and the note says why
+        expect(page.locator("#hint")).to_be_hidden()
+        page.click("#prev")
+        settle(page)
+        expect(page.locator("#hint")).to_be_hidden()
+        expect(page.locator("#advice-note")).to_have_text("Hints are for a game in progress.")
 
 
 def test_a_pass_at_a_swap_moment_survives_a_reload(page: Page) -> None:

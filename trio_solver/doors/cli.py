@@ -41,7 +41,7 @@ from ..infer.validate import load_record
 from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
-from ..report.render import render_frame, seat_name, side_name, winner_text
+from ..report.render import render_frame, seat_name, winner_text
 from ..decide.bots import BOT_NAMES
 from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
@@ -292,7 +292,8 @@ def cmd_replay(args: argparse.Namespace) -> str:
     if final["winner"] is not None:
         out.append(winner_text(record.rules, final["winner"], record.names))
     else:
-        out.append(f"Seat {final['to_move']} to move")
+        who = seat_name(final["to_move"], record.names)
+        out.append(f"{who[:1].upper()}{who[1:]} to move")
     return "\n".join(out)
 
 
@@ -313,9 +314,13 @@ def _dist_text(d: dict[str, float]) -> str:
 
 
 def _where(view: PlayerView, names: Sequence[str] | None) -> str:
-    """Whose move it is, or who won, and the cards face up in the turn: ``seat 2 (Cy) to move, face up: l4=1``."""
-    if view.winner is not None:
-        return f"the game is over: {side_name(view.rules, view.winner, names)} won"
+    """Whose move it is and the cards face up in the turn (``seat 2 (Cy) to move, face up: l4=1``), or who
+    won (``team Ann & Cy won``)."""
+    if view.winner is not None:  # short, so that the header holds in 80 columns
+        rules, w = view.rules, view.winner
+        seats = rules.teams_of_seats[rules.team_of(w)] if rules.teams else (w,)
+        who = " & ".join(names[s] if names else f"seat {s}" for s in seats)
+        return f"{'team ' if rules.teams else ''}{who} won"
     face = f", face up: {' '.join(map(str, view.turn))}" if view.turn else ""
     return f"{seat_name(view.to_move, names)} to move{face}"
 
@@ -381,9 +386,9 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
         return json.dumps(data)
     who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
     view = record.view(seat, args.after)
-    how = (_where(view, record.names) if view.over else
-           f"{result.samples} playouts{', approximate beliefs' if result.approximate else ''}")
-    lines = [f"Chance to win the game, seen by {who} after {plural(after, 'event')} ({how}):"]
+    lines = ([f"The game is over after {plural(after, 'event')} ({_where(view, record.names)}):"] if view.over else
+             [f"Chance to win the game, seen by {who} after {plural(after, 'event')} ({result.samples} playouts"
+              f"{', approximate beliefs' if result.approximate else ''}):"])
     names = [seat_name(s, record.names) for s in range(len(result.win_chance))]
     width = max(map(columns, names))
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):

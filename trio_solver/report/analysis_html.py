@@ -315,7 +315,11 @@ function tableLines(pos, mover, viewer) {
       (team ? '  team ' + team.join('+') : '') + mark]);
   });
   if (teams.length) {
-    for (const sd of pos.sides) lines.push(['team ' + sd.seats.join('+'), 'trios ' + trioText(pos, sd.trios) + '; ' + sd.goal]);
+    // the partners by name, as the text's table names them (team North & South (0+2))
+    for (const sd of pos.sides) {
+      lines.push(['team ' + sd.seats.map(s => names[s]).join(' & ') + ' (' + sd.seats.join('+') + ')',
+        'trios ' + trioText(pos, sd.trios) + '; ' + sd.goal]);
+    }
   }
   if (pos.centre.length) {
     lines.push(['centre', pos.centre.map(c => 'c' + c.slot + ':' +

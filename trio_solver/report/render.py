@@ -39,7 +39,8 @@ def describe_event(event: Turn | Swap, names: Sequence[str] | None = None) -> st
         who = f"{seat_name(a, names)} and {seat_name(b, names)}"
         if event.cards is None:
             return f"{who} swap a card secretly"
-        return f"{who} swap: seat {a} gives {event.cards[0]}, seat {b} gives {event.cards[1]}"
+        return (f"swap: {seat_name(a, names)} gives {event.cards[0]}, {seat_name(b, names)} gives "
+                f"{event.cards[1]}")
     shown = " ".join(str(r) for r in event.reveals)
     outcome = move_json(event)["outcome"]
     if outcome == "trio":

@@ -510,10 +510,15 @@ async function showAdvice(fr, token) {
   if (fr.winner !== null) { body.replaceChildren(); note.textContent = "The game is over."; return; }
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
+    // the note says what a person can do now: Hint shows only on my own move at the live position of a game
+    // in progress, once any swap of my team is decided (fillPlay)
+    const end = app.frames[app.frames.length - 1];
     note.textContent = app.mode === "play"
-      ? (mover !== app.me ? "Advice is for your own moves."
-        : app.pos === app.frames.length - 1 ? "Press Hint for advice on your move."
-          : "Go to the last position and press Hint for advice on your move.")
+      ? (end.winner !== null ? "Hints are for a game in progress."
+        : mover !== app.me ? "Advice is for your own moves."
+          : app.pos !== app.frames.length - 1 ? "Go to the last position and press Hint for advice on your move."
+            : mySwapTeam() ? "Give your partner a card, or pass, first: then press Hint for advice on your move."
+              : "Press Hint for advice on your move.")
       : app.record.deal ? `Advice is for the seat to move (${seatName(mover)}): view the game as that seat to see it.`
         : `Advice appears when it is ${seatName(app.record.viewer ? app.record.viewer.seat : mover)}'s turn: the record knows only that hand.`;
     return;
@@ -556,10 +561,16 @@ async function showAdvice(fr, token) {
 // next and the chance of a trio then; the other values together (`shown`: cards face up in the turn before it)
 function planText(plan, shown) {
   const hopes = (plan || []).filter((step) => step.p_trio > 0).sort((a, b) => b.probability - a.probability);
-  // no value it can show makes a trio: say how the turn ends, as the command's plan does
+  // no value it can show makes a trio: say how the turn ends, as the command's plan does (a value face up it can
+  // still show makes a pair that no third card follows; any other value fails the turn at once)
   if (!hopes.length) {
-    return shown ? "it cannot show the value face up: the turn fails whatever it shows."
-      : "no trio can be made this turn: the turn goes on and fails at the first card that differs.";
+    if (!shown) return "no trio can be made this turn: the turn goes on and fails at the first card that differs.";
+    const dead = (plan || []).filter((step) => step.probability > 0);
+    if (!dead.length) return "it cannot show the value face up: the turn fails whatever it shows.";
+    const other = 1 - dead.reduce((p, step) => p + step.probability, 0);
+    return dead.map((step) => `if it shows ${step.value} (${pct(step.probability)}), no trio of ${step.value}s can `
+      + "follow: the turn goes on and fails at the first card that differs").join("; ")
+      + (other > 1e-9 ? `; any other value (${pct(other)}) fails the turn` : "") + ".";
   }
   const says = (step) => `if it shows ${step.value} (${pct(step.probability)}), `
     + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
@@ -783,7 +794,7 @@ function drawChart(data, chances, viewSeat) {
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
     ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event + 1) },
-      `${decisionText(d)} (best ${shortReveal(d.best)}, ${lossText(d)})`))),
+      `${decisionText(d)}; best ${shortReveal(d.best)}, ${lossText(d)}`))),
     ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event + 1) }, isolateNames(m.text)))));
 }
 
