@@ -12,7 +12,10 @@ from typing import Any
 
 import pytest
 
+from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
+from trio_solver.report.analysis import analyse
+from trio_solver.run.simulate import play_game
 from trio_solver.game.state import Game
 from trio_solver.game.record import Record
 from trio_solver.report.render import describe_event
@@ -131,7 +134,12 @@ def test_replay_text_describes_every_event(capsys: pytest.CaptureFixture[str], f
             assert head.endswith(f"trio of {values[0]}s")
         else:
             assert head.endswith("failure")
-    assert lines[-1] == f"Winner: seat {rec.winner} ({rec.names[rec.winner]})"  # type: ignore[index]
+    assert lines[-2] == f"Winner: seat {rec.winner} ({rec.names[rec.winner]})"  # type: ignore[index]
+    # what won, in the order taken: the winner's trios, as the analysis's result names them
+    won = [e.reveals[0].value for e in rec.events if isinstance(e, Turn) and e.seat == rec.winner
+           and len(e.reveals) == 3 and len({r.value for r in e.reveals}) == 1]
+    assert lines[-1] == ("Won with the trio of 7s" if won[-1] == 7 else
+                         f"Won with the trios of {', '.join(f'{v}s' for v in won)}")
     # every hand is shown by default for a full deal
     g = Record.load(files["full"]).game(0)
     assert "[" + " ".join(map(str, g.hands[0])) + "]" in out
@@ -317,7 +325,8 @@ def test_corpus_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(frames) == len(rec.events) + 1 and frames[-1]["winner"] == rec.winner
 
 
-def test_finished_games_and_swaps_are_told_in_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
+def test_finished_games_and_swaps_are_told_in_80_columns(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
     """A finished game is over, not 'to move', in a header that holds in 80 columns; a swap names who gives
     what; the last line of a replay names the seat to move as the table does."""
     teams = str(ROOT / "examples" / "teams_4p.json")
@@ -332,3 +341,13 @@ def test_finished_games_and_swaps_are_told_in_80_columns(capsys: pytest.CaptureF
     assert all(len(ln) <= 80 for ln in swaps)
     code, out, _ = run(capsys, "replay", str(ROOT / "examples" / "viewer_3p_picante.json"))
     assert out.splitlines()[-1] == "Seat 2 (Cleo) to move"
+    # a Picante game won: the two linked trios that won, as the analysis names them
+    rules = Rules(3, "picante")
+    for seed in range(6):
+        game = play_game(rules, [make_bot("memory", random.Random(seed * 3 + s)) for s in range(3)],
+                         rng=random.Random(seed))
+        record = Record.from_game(game)
+        record.save(tmp_path / f"p{seed}.json")
+        result = analyse(record, samples=0).result()
+        won = run(capsys, "replay", str(tmp_path / f"p{seed}.json"))[1].splitlines()[-1]
+        assert won.startswith("Won with the ") and won[len("Won "):] in result, (won, result)

@@ -33,7 +33,7 @@ from ..errors import RecordError, RulesError, RunError, TrioError
 from ..files import output_folder, output_target, write_text
 from ..game.events import Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
-from ..game.rules import Rules
+from ..game.rules import SEVEN, Mode, Rules
 from ..game.view import PlayerView
 from ..infer.csp import MAX_PLACEMENTS
 from ..infer.facts import MAX_STATE_BUDGET, STATE_BUDGET
@@ -41,7 +41,7 @@ from ..infer.validate import load_record
 from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
-from ..report.render import render_frame, seat_name, winner_text
+from ..report.render import move_json, render_frame, seat_name, winner_text
 from ..decide.bots import BOT_NAMES
 from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
@@ -290,11 +290,29 @@ def cmd_replay(args: argparse.Namespace) -> str:
         out.append("")
     final = frames[-1][2]
     if final["winner"] is not None:
-        out.append(winner_text(record.rules, final["winner"], record.names))
+        out.append(winner_text(record.rules, final["winner"], record.names) + _winning_trios(record, final["winner"]))
     else:
         who = seat_name(final["to_move"], record.names)
         out.append(f"{who[:1].upper()}{who[1:]} to move")
     return "\n".join(out)
+
+
+def _winning_trios(record: Record, winner: int) -> str:
+    """What won, as the analysis's result says it: the trio of 7s, in Picante the two linked trios (the
+    winning one last), else every trio of the winning side, in the order they were taken."""
+    rules = record.rules
+    seats = rules.teams_of_seats[rules.team_of(winner)] if rules.teams else (winner,)
+    held = [e.reveals[0].value for e in record.events
+            if isinstance(e, Turn) and e.seat in seats and move_json(e)["outcome"] == "trio"]
+    if not held:
+        return ""
+    last = held[-1]
+    if last == SEVEN:
+        return f"\nWon with the trio of {SEVEN}s"
+    if rules.mode is Mode.PICANTE:
+        partner = next((v for v in held[:-1] if rules.linked(v, last)), None)
+        return "" if partner is None else f"\nWon with the linked trios of {partner}s and {last}s"
+    return f"\nWon with the trios of {', '.join(f'{v}s' for v in held)}"
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
