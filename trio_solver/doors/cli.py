@@ -33,7 +33,7 @@ from ..errors import RecordError, RulesError, RunError, TrioError
 from ..files import output_folder, output_target, write_text
 from ..game.events import Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
-from ..game.rules import SEVEN, Mode, Rules
+from ..game.rules import Rules
 from ..game.view import PlayerView
 from ..infer.csp import MAX_PLACEMENTS
 from ..infer.facts import MAX_STATE_BUDGET, STATE_BUDGET
@@ -41,7 +41,7 @@ from ..infer.validate import load_record
 from ..limits import MAX_SECONDS, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
-from ..report.render import move_json, render_frame, seat_name, winner_text
+from ..report.render import move_json, render_frame, seat_name, winner_text, won_with
 from ..decide.bots import BOT_NAMES
 from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
@@ -298,21 +298,18 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 
 def _winning_trios(record: Record, winner: int) -> str:
-    """What won, as the analysis's result says it: the trio of 7s, in Picante the two linked trios (the
-    winning one last), else every trio of the winning side, in the order they were taken."""
+    """A line saying what won (:func:`~trio_solver.report.render.won_with`), from the winning side's trios."""
     rules = record.rules
-    seats = rules.teams_of_seats[rules.team_of(winner)] if rules.teams else (winner,)
-    held = [e.reveals[0].value for e in record.events
-            if isinstance(e, Turn) and e.seat in seats and move_json(e)["outcome"] == "trio"]
-    if not held:
-        return ""
-    last = held[-1]
-    if last == SEVEN:
-        return f"\nWon with the trio of {SEVEN}s"
-    if rules.mode is Mode.PICANTE:
-        partner = next((v for v in held[:-1] if rules.linked(v, last)), None)
-        return "" if partner is None else f"\nWon with the linked trios of {partner}s and {last}s"
-    return f"\nWon with the trios of {', '.join(f'{v}s' for v in held)}"
+    seats = rules.teams_of_seats[rules.team_of(winner)]  # the side that scores with the winner's trios
+    said = won_with(rules, [e.reveals[0].value for e in record.events
+                            if isinstance(e, Turn) and e.seat in seats and move_json(e)["outcome"] == "trio"])
+    return f"\nWon with {said}" if said else ""
+
+
+def _won(rules: Rules, winner: int, names: Sequence[str] | None) -> str:
+    """``team Ann & Cy won`` or ``Ann won``: short, so that a header holds in 80 columns."""
+    who = " & ".join(names[s] if names else f"seat {s}" for s in rules.teams_of_seats[rules.team_of(winner)])
+    return f"{'team ' if rules.teams else ''}{who} won"
 
 
 def cmd_beliefs(args: argparse.Namespace) -> str:
@@ -324,7 +321,7 @@ def cmd_beliefs(args: argparse.Namespace) -> str:
         data.update(queries.placements(beliefs, args.list, args.swap_budget))
     if args.json:
         return json.dumps(data)
-    return _beliefs_text(data, record.view(seat, args.after), record.names)
+    return _beliefs_text(data, beliefs.view, record.names)
 
 
 def _dist_text(d: dict[str, float]) -> str:
@@ -334,11 +331,8 @@ def _dist_text(d: dict[str, float]) -> str:
 def _where(view: PlayerView, names: Sequence[str] | None) -> str:
     """Whose move it is and the cards face up in the turn (``seat 2 (Cy) to move, face up: l4=1``), or who
     won (``team Ann & Cy won``)."""
-    if view.winner is not None:  # short, so that the header holds in 80 columns
-        rules, w = view.rules, view.winner
-        seats = rules.teams_of_seats[rules.team_of(w)] if rules.teams else (w,)
-        who = " & ".join(names[s] if names else f"seat {s}" for s in seats)
-        return f"{'team ' if rules.teams else ''}{who} won"
+    if view.winner is not None:
+        return _won(view.rules, view.winner, names)
     face = f", face up: {' '.join(map(str, view.turn))}" if view.turn else ""
     return f"{seat_name(view.to_move, names)} to move{face}"
 
@@ -403,14 +397,17 @@ def cmd_evaluate(args: argparse.Namespace) -> str:
     if args.json:
         return json.dumps(data)
     who = "a spectator" if result.seat is None else seat_name(result.seat, record.names)
-    view = record.view(seat, args.after)
-    lines = ([f"The game is over after {plural(after, 'event')} ({_where(view, record.names)}):"] if view.over else
+    # no playout: the game is over, and the chances are its result (the winner's side certain)
+    over = result.samples == 0
+    winner = next((s for s, p in enumerate(result.win_chance) if p >= 1.0), None) if over else None
+    lines = ([f"The game is over after {plural(after, 'event')} ({_won(record.rules, winner, record.names)}):"]
+             if winner is not None else
              [f"Chance to win the game, seen by {who} after {plural(after, 'event')} ({result.samples} playouts"
               f"{', approximate beliefs' if result.approximate else ''}):"])
     names = [seat_name(s, record.names) for s in range(len(result.win_chance))]
     width = max(map(columns, names))
     for s, (p, e) in enumerate(zip(result.win_chance, result.stderr)):
-        mark = "  <- to move" if s == result.to_move and not view.over else ""
+        mark = "  <- to move" if s == result.to_move and winner is None else ""
         lines.append(f"  {pad(names[s], width)} {pm(p, e):>14}{mark}")
     return "\n".join(lines)
 
@@ -687,6 +684,21 @@ def cmd_serve(args: argparse.Namespace) -> str:
 # -- the parser ---------------------------------------------------------------------
 
 
+_RECORD_FILE = "a trio-record/1 file (docs/RECORD.md), or - for standard input"
+
+
+def _position_args(sp: argparse.ArgumentParser,
+                   seat: str = "whose view: a seat or 'none' (spectator); default: the record keeper's, else the "
+                               "seat to move", *,
+                   every_hand: bool = False,
+                   after: str = "the position after the first N events (default: all of them)") -> None:
+    """The arguments of a command about one position of one record: ``FILE``, ``--seat`` (``all`` offered
+    with ``every_hand``) and ``--after``."""
+    sp.add_argument("file", metavar="FILE", help=_RECORD_FILE)
+    sp.add_argument("--seat", type=_seat_arg if every_hand else _one_seat_arg, default=DEFAULT_SEAT, help=seat)
+    sp.add_argument("--after", type=_nonneg, default=None, metavar="N", help=after)
+
+
 _TIME_LIMIT_HELP = ("stop the command after SECONDS with an error (exit 1): the long computations (beliefs, --list, "
                     "validate's contradiction search, advise --objective game, evaluate, analyse, simulate); "
                     "engine: each request, play: each bot decision")
@@ -714,25 +726,17 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("validate", cmd_validate, "check a record against the rules and that some deal fits it")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
+    sp.add_argument("file", metavar="FILE", help=_RECORD_FILE)
     sp.add_argument("--json", action="store_true", help="print the summary as JSON (docs/INTERFACE.md)")
 
     sp = add("replay", cmd_replay, "show the table after each event")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
-    sp.add_argument("--seat", type=_seat_arg, default=DEFAULT_SEAT,
-                    help="whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records); "
-                         "default: the record keeper's, else every hand")
-    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
-                    help="stop after the first N events (default: all of them)")
+    _position_args(sp, "whose view: a seat, 'none' (spectator) or 'all' (every hand; full-deal records); "
+                       "default: the record keeper's, else every hand", every_hand=True,
+                   after="stop after the first N events (default: all of them)")
     sp.add_argument("--json", action="store_true", help="print the frames as JSON (docs/INTERFACE.md)")
 
     sp = add("beliefs", cmd_beliefs, "exact probabilities of the hidden cards for one view")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
-    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
-                    help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
-                         "move")
-    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
-                    help="the position after the first N events (default: all of them)")
+    _position_args(sp)
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
     sp.add_argument("--list", type=_count(0, MAX_PLACEMENTS, "a number of placements"), default=0, metavar="N",
                     help="also list the possible placements (python-constraint): all of them if at most N fit, "
@@ -742,11 +746,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"team play: lattice states allowed for tracking secret swaps exactly (default "
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
-    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
-                    help="the seat to move (default: the record keeper's seat, else the seat to move)")
-    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
-                    help="the position after the first N events (default: all of them)")
+    _position_args(sp, "the seat to move (default: the record keeper's seat, else the seat to move)")
     sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
                     help="what to rank by (default win: the chance to win this turn, then the chance of a "
                          "trio; trio: the trio first; game: the chance to win the game, by playouts)")
@@ -766,12 +766,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "trio weighs four times), reckoned by counting the unaccounted cards and the order of hands, "
                  "then reveals known cards of the value shown, else the likeliest place. No swaps during a "
                  "playout.")
-    sp.add_argument("file", metavar="FILE", help="a trio-record/1 file (docs/RECORD.md), or - for standard input")
-    sp.add_argument("--seat", type=_one_seat_arg, default=DEFAULT_SEAT,
-                    help="whose view: a seat or 'none' (spectator); default: the record keeper's, else the seat to "
-                         "move")
-    sp.add_argument("--after", type=_nonneg, default=None, metavar="N",
-                    help="the position after the first N events (default: all of them)")
+    _position_args(sp)
     sp.add_argument("--samples", type=_deals, default=_DEFAULT_EVALUATE, metavar="K",
                     help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
     sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",

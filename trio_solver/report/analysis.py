@@ -70,9 +70,10 @@ from ..errors import ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
 from ..game.record import Record
 from ..game.reveal import Reveal
-from ..game.rules import SEVEN, Mode, Rules
+from ..game.rules import Rules
 from ..decide.search import Advice, advise
 from .analysis_html import page
+from .render import won_with
 from .seen import seen_frame
 from ..game.knowledge import PublicReader
 from ..decide.stopping import DEFAULT_CONFIDENCE, Stopping
@@ -342,16 +343,8 @@ class Analysis:
             who = f"; {p[self.to_move]} to move" if self.to_move is not None and p else ""
             return (f"unfinished in turn {self.turns}" if self.in_turn else f"unfinished after {turns}") + who
         trios = [v for (_, _, s, v) in self.trios if s in self.winners]
-        what = (f"with the trio of {trios[0]}s " if len(trios) == 1 else
-                f"with the trios of {', '.join(f'{v}s' for v in trios)} " if trios else "")
-        if trios and trios[-1] == SEVEN:  # the trio of 7s wins alone, whatever else was held
-            what = f"with the trio of {SEVEN}s "
-        elif trios and self.rules and self.rules.get("mode") == Mode.PICANTE.value:
-            # Picante: the two linked trios that met the goal, the winning one last
-            rules = Rules.from_json(self.rules)
-            partner = next((v for v in trios[:-1] if rules.linked(v, trios[-1])), None)
-            if partner is not None:
-                what = f"with the linked trios of {partner}s and {trios[-1]}s "
+        said = won_with(Rules.from_json(self.rules), trios) if self.rules else won_with(Rules(3), trios)
+        what = f"with {said} " if said else ""
         if len(self.winners) > 1:
             team = " & ".join(p[s] for s in self.winners)
             return f"team {team} wins {what}after {turns} ({p[self.winner]} took the last trio)"

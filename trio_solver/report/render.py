@@ -18,11 +18,11 @@ from ..decide.search import live_links  # the one rule for the links a trio can 
 from ..game.state import Game
 from ..game.events import Swap, Turn
 from ..game.knowledge import PublicReader, knowledge
-from ..game.rules import Mode, Rules
+from ..game.rules import SEVEN, Mode, Rules
 from ..game.view import PlayerView
 
 __all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text",
-           "goal_text"]
+           "won_with", "goal_text"]
 
 Frame = dict[str, Any]
 
@@ -157,6 +157,20 @@ def winner_text(rules: Rules, winner: int, names: Sequence[str] | None = None) -
     if not rules.teams:
         return f"Winner: {seat_name(winner, names)}"
     return f"Winner: {side_name(rules, winner, names)}; {seat_name(winner, names)} took the last trio"
+
+
+def won_with(rules: Rules, held: Sequence[int]) -> str:
+    """What won, from the winning side's trios in the order taken (the winning one last): ``the trio of 7s``;
+    in Picante ``the linked trios of 2s and 5s``; else ``the trios of 3s, 9s, 2s`` (``""`` for none)."""
+    if not held:
+        return ""
+    last = held[-1]
+    if last == SEVEN or len(held) == 1:
+        return f"the trio of {last}s"
+    partner = next((v for v in held[:-1] if rules.linked(v, last)), None) if rules.mode is Mode.PICANTE else None
+    if partner is not None:
+        return f"the linked trios of {partner}s and {last}s"
+    return f"the trios of {', '.join(f'{v}s' for v in held)}"
 
 
 def goal_text(mode: str, side: dict[str, Any]) -> str:
