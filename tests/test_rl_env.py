@@ -5,6 +5,8 @@ policies in both directions."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -140,6 +142,55 @@ def test_illegal_actions() -> None:
             wrapped.step(0)
         assert wrapped.rewards[offender] == -1
         assert all(wrapped.terminations.values())
+
+
+_WRAPPED_MISUSE = """
+import numpy as np
+from trio_solver.doors.envs import trio_v0
+from trio_solver.errors import IllegalMoveError
+e = trio_v0.env(players=3)
+assert not hasattr(e, "agents")
+calls = [lambda: e.step(0), lambda: e.last(), lambda: e.observe("player_0"), lambda: e.render(),
+         lambda: e.agent_iter(), lambda: e.rewards]
+e2 = trio_v0.env(players=3)
+e2.reset(seed=1)
+print(e2.agent_selection)
+calls += [lambda a=a: e2.step(a) for a in (15, -1, "x", 1.5, True, None)]
+def loop_without_step():
+    it = iter(e2.agent_iter())
+    next(it)
+    next(it)
+calls.append(loop_without_step)
+for call in calls:
+    try:
+        call()
+    except IllegalMoveError as err:
+        print(str(err))
+    else:
+        print("no error")
+e2.step(np.int64(0))  # a numpy integer is an action id
+print(e2.unwrapped.match.reveals)
+"""
+
+
+@pytest.mark.parametrize("optimise", [False, True])
+def test_wrapped_env_misuse_is_one_line_error(optimise: bool) -> None:
+    # PettingZoo's own checks are asserts (gone under python -O) and AttributeErrors; the wrapped env
+    # refuses with the library's error either way
+    flags = ["-O"] if optimise else []
+    out = subprocess.run([sys.executable, *flags, "-c", _WRAPPED_MISUSE], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    mover, *lines = out.stdout.splitlines()
+    assert lines[:5] == ["call reset() before step()", "agent_selection: call reset() first",
+                         "call reset() before observe()", "call reset() before render()",
+                         "call reset() before agent_iter()"]
+    assert lines[5] == "rewards: call reset() first"
+    for line, shown in zip(lines[6:11], ["15", "-1", '"x"', "1.5", "true"]):
+        assert line == f"action: expected an action id from 0 to 14 for {mover}, got {shown}"
+    assert lines[11] == f"action: {mover} must act: None is only for agents whose game is over"
+    assert lines[12] == "agent_iter(): call step() for each agent the loop gives"
+    assert lines[13] == "1"
 
 
 def test_bad_settings() -> None:

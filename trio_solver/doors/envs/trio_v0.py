@@ -37,6 +37,8 @@ each reveal action would show now (:class:`trio_solver.Beliefs`; costs a few ms 
 ``max_reveals`` reveals pass without a winner (a draw). ``env()`` wraps ``raw_env`` as
 the classic games do: an illegal action ends the game with -1 for the agent that took it
 and 0 for the others; ``raw_env`` itself raises :class:`trio_solver.errors.IllegalMoveError`.
+Misuse of either (a call before ``reset``, an action outside the action space) is an
+:class:`~trio_solver.errors.IllegalMoveError` of one line, also under ``python -O``.
 
 ``render_mode="ansi"``: :meth:`raw_env.render` returns the whole table as text (every
 hand shown: it is for people watching, not for the agents).
@@ -51,6 +53,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils import wrappers
 
 from ... import _args
@@ -66,12 +69,86 @@ __all__ = ["env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """``raw_env(**kwargs)`` wrapped as PettingZoo's classic games are (illegal action: -1 and the game ends)."""
+    """``raw_env(**kwargs)`` wrapped as PettingZoo's classic games are (illegal action: -1 and the game ends).
+
+    The outer wrapper is PettingZoo's order check with the library's errors: a call before
+    :meth:`~raw_env.reset`, or an action outside the action space, raises an
+    :class:`~trio_solver.errors.IllegalMoveError` (one line; also under ``python -O``, which drops
+    PettingZoo's own ``assert`` checks)."""
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return _Checked(e)
+
+
+class _NotReset(IllegalMoveError, AttributeError):
+    """An attribute read before :meth:`raw_env.reset`: an :class:`IllegalMoveError` that ``hasattr`` takes
+    for a missing attribute, as PettingZoo's order check does."""
+
+
+_BEFORE_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection",
+                           "num_agents", "agents"})
+
+
+class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """:class:`pettingzoo.utils.wrappers.OrderEnforcingWrapper` whose refusals are the library's one-line
+    errors, with the action checked against the action space (PettingZoo's ``AssertOutOfBoundsWrapper``)."""
+
+    def _ready(self, what: str) -> None:
+        if not self._has_reset:
+            raise IllegalMoveError(f"call reset() before {what}")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _BEFORE_RESET and not self.__dict__.get("_has_reset", False):
+            raise _NotReset(f"{name}: call reset() first")
+        return super().__getattr__(name)
+
+    def step(self, action: Any) -> None:
+        self._ready("step()")
+        agent = self.agent_selection
+        if self.agents:
+            over = self.terminations[agent] or self.truncations[agent]
+            if over and action is not None:
+                raise IllegalMoveError(f"action: {agent}'s game is over, so its action must be None, "
+                                       f"got {show(action)}")
+            if not over and action is None:
+                raise IllegalMoveError(f"action: {agent} must act: None is only for agents whose game is over")
+            if not over and (isinstance(action, bool) or not self.action_space(agent).contains(action)):
+                n = self.action_space(agent).n
+                raise IllegalMoveError(f"action: expected an action id from 0 to {n - 1} for {agent}, "
+                                       f"got {show(action)}")
+        super().step(action)
+
+    def observe(self, agent: Any) -> Any:
+        self._ready("observe()")
+        return super().observe(agent)
+
+    def state(self) -> Any:
+        self._ready("state()")
+        return super().state()
+
+    def render(self) -> Any:
+        self._ready("render()")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._ready("agent_iter()")
+        return _CheckedIterable(self, max_iter)
+
+
+class _CheckedIterable(AECIterable):  # type: ignore[misc]
+    def __iter__(self) -> _CheckedIterator:
+        return _CheckedIterator(self.env, self.max_iter)
+
+
+class _CheckedIterator(AECIterator):  # type: ignore[misc]
+    """PettingZoo's loop over ``agent_iter`` that asks for a step between two agents, with a one-line error."""
+
+    def __next__(self) -> str:
+        agent: str = super().__next__()
+        if not self.env._has_updated:
+            raise IllegalMoveError("agent_iter(): call step() for each agent the loop gives")
+        self.env._has_updated = False
+        return agent
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming)
