@@ -68,6 +68,12 @@ def test_corpus_record_replays_to_its_winner(path: Path) -> None:
                     assert r.value == r_doc["value"]
         else:
             assert isinstance(e, Swap) and list(e.seats) == e_doc["swap"]
+    # the winning side's trios, in the order its turns took them (partners' trios interleaved)
+    side = set(rules.teams_of_seats[rules.team_of(game.winner)])
+    taken = [e["reveals"][0]["value"] for e in doc["events"] if "turn" in e and e["turn"] in side
+             and len(e["reveals"]) == 3 and len({r["value"] for r in e["reveals"]}) == 1]
+    outcome = game.outcome()
+    assert outcome is not None and list(outcome.trios) == taken
     counts = {v: 0 for v in VALUES}
     for v in game.cards_in_play():
         counts[v] += 1

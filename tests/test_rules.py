@@ -566,6 +566,15 @@ def test_six_player_moment_excludes_scorer_and_team_with_empty_partner() -> None
     assert g.reveal(L(0)).status is TurnStatus.ONGOING
 
 
+def test_a_constructed_position_opens_no_swap_to_a_team_with_an_empty_hand() -> None:
+    # before the first turn as after a trio: a team whose partner holds no card cannot swap
+    g = Game.constructed(Rules(4, teams=True), [[1, 1, 1], [4, 4, 4], [2, 2, 2], []], [])
+    assert g.swap_moment() == [(0, 2)]
+    refused(g, lambda: g.swap(1, 3, 4, 5), "a partner has no card")
+    g.swap(0, 2, 1, 2)
+    assert g.swap_moment() == []
+
+
 def test_team_trios_are_pooled() -> None:
     g = _team4()
     play(g, L(1), L(1), L(1))  # seat 0: 1s
@@ -578,7 +587,7 @@ def test_team_trios_are_pooled() -> None:
     assert g.over and g.winner == 0
     assert g.table.trios[0] == (1, 3) and g.table.trios[2] == (2,)
     v = g.view(2)
-    assert v.team_trios(0) == v.team_trios(2) == (1, 3, 2)
+    assert v.team_trios(0) == v.team_trios(2) == (1, 2, 3)  # in the order taken
 
 
 def test_team_picante_linked_trios_of_partners_win() -> None:

@@ -95,7 +95,7 @@ class Table:
 
     #: The state, listed once: every field but ``rules`` and ``first_player`` changes during play.
     __slots__ = ("rules", "first_player", "_sizes", "_centre", "_to_move", "_turn", "_lo", "_hi", "_up",
-                 "_trios", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
+                 "_trios", "_taken", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
 
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
@@ -111,6 +111,7 @@ class Table:
         self._hi: list[int] = [0] * n
         self._up: list[bool] = [False] * rules.centre_size
         self._trios: list[tuple[int, ...]] = [() for _ in range(n)]
+        self._taken: tuple[tuple[int, int], ...] = ()  # (seat, value) of every trio, in the order taken
         self._winner: int | None = None
         self._swap_open: list[int] = list(range(len(rules.teams_of_seats))) if rules.teams else []
         self._events: list[Event] = []
@@ -127,6 +128,8 @@ class Table:
                                    f"{rules.players} players and {rules.centre_size} slots")
         t._sizes = list(sizes)
         t._centre = [bool(c) for c in centre]
+        # the swap moment before the first turn, as after a trio, is closed to a team with an empty hand
+        t._swap_open = [k for k in t._swap_open if all(t._sizes[p] > 0 for p in rules.teams_of_seats[k])]
         return t
 
     # -- copying ------------------------------------------------------------
@@ -136,7 +139,7 @@ class Table:
         t.rules = self.rules
         t.first_player = self.first_player
         t._sizes, t._centre, t._to_move, t._turn = self._sizes[:], self._centre[:], self._to_move, self._turn[:]
-        t._lo, t._hi, t._up, t._trios = self._lo[:], self._hi[:], self._up[:], self._trios[:]
+        t._lo, t._hi, t._up, t._trios, t._taken = self._lo[:], self._hi[:], self._up[:], self._trios[:], self._taken
         t._winner, t._swap_open, t._events = self._winner, self._swap_open[:], self._events[:]
         t._last_trio, t._seen = self._last_trio, self._seen[:]
         return t
@@ -145,7 +148,7 @@ class Table:
         """The changing state in a compact form for :meth:`restore` (the log is kept by its length)."""
         return (self._sizes[:], self._centre[:], self._to_move, self._turn[:], self._lo[:], self._hi[:],
                 self._up[:], self._trios[:], self._winner, self._swap_open[:], len(self._events), self._last_trio,
-                self._seen[:])
+                self._seen[:], self._taken)
 
     @staticmethod
     def _copied(snap: tuple[object, ...]) -> tuple[object, ...]:
@@ -154,7 +157,8 @@ class Table:
     def restore(self, snap: tuple[object, ...]) -> None:
         """Return to a state saved by :meth:`snapshot` of this same table (any number of times)."""
         (self._sizes, self._centre, self._to_move, self._turn, self._lo, self._hi, self._up, self._trios,
-         self._winner, self._swap_open, n_events, self._last_trio, self._seen) = self._copied(snap)  # type: ignore[assignment]
+         self._winner, self._swap_open, n_events, self._last_trio, self._seen,
+         self._taken) = self._copied(snap)  # type: ignore[assignment]
         assert isinstance(n_events, int)
         del self._events[n_events:]
 
@@ -237,10 +241,10 @@ class Table:
 
     def team_trios(self, team: int) -> list[int]:
         """Values of the trios held by a side (pooled over its seats), in the order taken."""
-        out: list[int] = []
-        for s in self.rules.teams_of_seats[team]:
-            out.extend(self._trios[s])
-        return out
+        seats = self.rules.teams_of_seats[team]
+        if len(seats) == 1:
+            return list(self._trios[seats[0]])
+        return [v for s, v in self._taken if s in seats]
 
     def taken_values(self) -> set[int]:
         """Values whose trio has left play."""
@@ -370,6 +374,7 @@ class Table:
             for i in slots:
                 self._centre[i] = False
             self._trios[seat] = self._trios[seat] + (value,)
+            self._taken = self._taken + ((seat, value),)
             rules = self.rules
             team = rules.team_of(seat)
             if rules.is_win(self.team_trios(team)):
