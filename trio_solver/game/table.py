@@ -63,7 +63,7 @@ class TrioTaken:
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` took the winning trio for the side ``seats`` (both partners in
-    team play), which then held the trios ``trios``; ``reason`` says which goal it met."""
+    team play), which then held the trios ``trios`` (in the order taken); ``reason`` says which goal it met."""
 
     winner: int
     seats: tuple[int, ...]
