@@ -209,5 +209,12 @@ def test_reports_of_games_with_the_same_file_name_are_all_kept(tmp_path: Path,
     made = tmp_path / "made"
     assert main(["analyse", "--quick", "--reports", str(made), first, second]) == 0
     assert sorted(p.name for p in made.iterdir()) == ["g-2.html", "g-2.txt", "g.html", "g.txt"]
-    assert main(["analyse", "--quick", "--reports", str(tmp_path / "no" / "where"), first, second]) == 2
+    # refused before any game is judged, as an output in a missing folder is (status 1, as simulate --save)
+    capsys.readouterr()
+    assert main(["analyse", "--quick", "--reports", str(tmp_path / "no" / "where"), first, second]) == 1
+    assert capsys.readouterr().err.strip().endswith(
+        f"--reports {tmp_path / 'no' / 'where'}: no such folder: {tmp_path / 'no'}")
     assert not (tmp_path / "no").exists()
+    (tmp_path / "file").write_text("x")
+    assert main(["analyse", "--quick", "--reports", str(tmp_path / "file"), first, second]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"--reports {tmp_path / 'file'}: exists and is not a directory")

@@ -7,6 +7,7 @@ library's constants.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -20,6 +21,7 @@ import pytest
 from trio_solver import Record, Rules
 from trio_solver.report.analysis import ACCURATE, ACCURATE_GAME, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, GAME_THRESHOLDS, THRESHOLDS
 from trio_solver.doors.cli import build_parser, main
+from trio_solver.doors.protocol import run_engine
 from trio_solver.infer.facts import STATE_BUDGET
 from trio_solver.game.record import MAX_EVENTS, MAX_RECORD_BYTES
 from trio_solver.game.rules import DEAL_TABLE, TEAM_HAND_SIZE, VALUES, Mode
@@ -329,3 +331,54 @@ def test_every_relative_link_of_the_readme_and_docs_resolves() -> None:
                     f"{page.relative_to(ROOT)}: {target}: no such heading"
             checked += 1
     assert checked >= 20
+
+
+def _abridged(doc: Any, real: Any) -> bool:
+    """Whether ``real`` is what the document shows, where the document abridges: ``{...}`` (read as
+    ``null``) stands for any value, ``"..."`` for any text, and a list ending in ``...`` for any list
+    that starts with the items shown."""
+    if doc is None or doc == "...":
+        return True
+    if isinstance(doc, dict):
+        return isinstance(real, dict) and doc.keys() <= real.keys() and all(
+            _abridged(v, real[k]) for k, v in doc.items())
+    if isinstance(doc, list) and doc and doc[-1] is Ellipsis:
+        return isinstance(real, list) and len(real) >= len(doc) - 1 and all(
+            _abridged(d, r) for d, r in zip(doc[:-1], real))
+    return bool(doc == real)
+
+
+def _doc_json(line: str) -> Any:
+    """A response line of the document as JSON: ``{...}`` read as ``null``, an object's closing ``, ...``
+    dropped (an object shown is compared by its keys shown), a list's as a final :data:`Ellipsis`."""
+    text = line.replace("{...}", "null").replace(", ...}", "}").replace(", ...]", ', "\\u0000..."]')
+    return _marked(json.loads(text))
+
+
+def _marked(value: Any) -> Any:
+    if isinstance(value, list):
+        return [Ellipsis if v == "\x00..." else _marked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _marked(v) for k, v in value.items()}
+    return value
+
+
+def test_the_engine_session_of_interface_md_is_real() -> None:
+    """The documented engine session, run: each request (its records the ones the session made) gets the
+    response the document shows, up to its abridgements."""
+    block = INTERFACE_MD.split("A session (requests and responses", 1)[1]
+    lines = re.search(r"```text\n(.*?)```", block, re.S).group(1).splitlines()  # type: ignore[union-attr]
+    requests, responses = lines[0::2], [_doc_json(line) for line in lines[1::2]]
+    record = None
+    for request, shown in zip(requests, responses):
+        if request.startswith("{"):
+            asked = json.loads(request.replace("{...}", "null"))
+            if "record" in asked:
+                asked["record"] = record
+            request = json.dumps(asked)
+        out = io.BytesIO()
+        assert run_engine(io.BytesIO(request.encode() + b"\n"), out) == 0
+        real = json.loads(out.getvalue())
+        assert _abridged(shown, real), (request[:80], real)
+        record = (real.get("result") or {}).get("record", record)
+    assert len(requests) == 4 and record is not None

@@ -57,10 +57,10 @@ def output_target(path: Any, *, name: str = "path",
     return target
 
 
-def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordError) -> Path:
+def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordError, *, make: bool = True) -> Path:
     """The folder ``path``, made if it is missing (its own folder must exist: a mistyped path is not made
     level after level). Raises ``error(path, reason)`` for a path that is a file, whose folder is missing,
-    or that cannot be made."""
+    or that cannot be made. ``make=False`` only checks, before a long computation whose results go there."""
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise error(path, "exists and is not a directory")
@@ -68,6 +68,8 @@ def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordErro
         parent = target.parent if str(target.parent) else Path(".")
         if not parent.is_dir():
             raise error(path, f"no such folder: {parent}")
+        if not make:
+            return target
         try:
             target.mkdir()
         except OSError as e:

@@ -468,11 +468,8 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     files = record_paths(paths)
     if not files:
         raise UsageError(f"{', '.join(paths)}: no .json record files")
-    if args.reports:  # a folder, made when the reports are written if it is missing (as simulate --save does)
-        if os.path.exists(args.reports) and not os.path.isdir(args.reports):
-            raise UsageError(f"{args.reports}: exists and is not a directory (--reports needs a directory)")
-        if not os.path.isdir(os.path.dirname(os.path.abspath(args.reports))):
-            raise UsageError(f"{args.reports}: no such folder: {os.path.dirname(args.reports)}")
+    if args.reports:  # checked now, made when the reports are written (as simulate --save makes its folder)
+        output_folder(args.reports, _folder_error("--reports"), make=False)
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -492,7 +489,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     written: list[str] = []
     renamed: list[str] = []  # reports named apart from their file, whose name another game took first
     if args.reports:
-        output_folder(args.reports)
+        output_folder(args.reports, _folder_error("--reports"))
         for o, stem in zip(result.analysed, report_stems([o.path for o in result.analysed])):
             assert o.analysis is not None
             base = os.path.join(args.reports, stem)
@@ -552,7 +549,7 @@ def cmd_simulate(args: argparse.Namespace) -> str:
         _note("--budget sets the expert bots' playouts; no expert plays here, so it changes nothing")
     on_game = None
     if args.save:
-        folder = output_folder(args.save, lambda where, why: RunError(f"--save {where}: {why}"))
+        folder = output_folder(args.save, _folder_error("--save"))
         # another run's records would be overwritten one by one and mixed with this run's; a resumed run
         # (--results) writes into its own folder again
         earlier = sorted(p.name for p in folder.glob("game_*.json"))
@@ -627,6 +624,11 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 def _note(text: str) -> None:
     print(f"{PROG}: note: {escape(text)}", file=sys.stderr, flush=True)
+
+
+def _folder_error(option: str) -> Callable[[str, str], TrioError]:
+    """How a folder option's path is refused: ``--save x/y: no such folder: x`` (exit status 1)."""
+    return lambda where, why: RunError(f"{option} {where}: {why}")
 
 
 def _check_backend_args(args: argparse.Namespace) -> None:

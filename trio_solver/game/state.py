@@ -35,6 +35,7 @@ from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules, read_cards, read_position_head
 from .view import PlayerView
 from .._display import html_of
+from ..words import plural
 
 __all__ = ["Deal", "Game", "Shown", "TurnStatus", "play_random_game"]
 
@@ -84,7 +85,7 @@ class Deal:
         wrong = [(v, c) for v, c in counts.items() if c != COPIES]
         if wrong:  # the values over their count first: the card written wrongly is likelier among them
             wrong.sort(key=lambda vc: (vc[1] < COPIES, vc[0]))
-            said = ", ".join(f"{c} cards of value {v}" for v, c in wrong)
+            said = ", ".join(f"{plural(c, 'card')} of value {v}" for v, c in wrong)
             raise IllegalMoveError(f"deal: {said}; the deck has {COPIES} of each value")
 
     def to_json(self) -> dict[str, Any]:
