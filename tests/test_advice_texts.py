@@ -59,17 +59,23 @@ def _check_plan(advice: Advice, view: PlayerView) -> None:
 
 @settings(derandomize=True, max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=st.sampled_from(ALL_RULES), seed=st.integers(0, 10**6), reveals=st.integers(0, 60))
-def test_default_advice_never_ranks_a_lower_chance_to_win_first(rules: Rules, seed: int, reveals: int) -> None:
+def test_default_advice_ranks_by_the_turns_worth_and_win_by_the_chance_to_win(rules: Rules, seed: int,
+                                                                              reveals: int) -> None:
     game, view = _position(rules, seed, reveals)
     if game.over:
         return
     advice = advise(view)
-    assert advice.objective == "win"
+    assert advice.objective == "turn"
     top = advice.evaluations[0]
-    assert top.p_win >= max(e.p_win for e in advice.evaluations) - 1e-12
-    # and among the reveals that win as often, the trio comes next
-    same = [e for e in advice.evaluations if abs(e.p_win - top.p_win) < 1e-12]
-    assert top.p_trio >= max(e.p_trio for e in same) - 1e-12
+    goal = max(view.rules.goal_distance(view.team_trios(advice.seat)), 1)
+    worth = [round(3 * e.p_win + e.p_trio + 0.5 * e.progress / goal, 12) for e in advice.evaluations]
+    assert worth == sorted(worth, reverse=True)
+    # "win" never ranks a lower chance to win first, and among the reveals that win as often, the trio next
+    win = advise(view, "win")
+    first = win.evaluations[0]
+    assert first.p_win >= max(e.p_win for e in win.evaluations) - 1e-12
+    same = [e for e in win.evaluations if abs(e.p_win - first.p_win) < 1e-12]
+    assert first.p_trio >= max(e.p_trio for e in same) - 1e-12
     _check_plan(advice, view)
     text = advice_text(advice, None, wins=view.rules.winning_values(view.team_trios(advice.seat)))
     assert text.splitlines()[-1 - len(plan_lines(top, len(view.turn)))].startswith(f"Best: {top.reveal} (win now")

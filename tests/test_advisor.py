@@ -262,7 +262,7 @@ def test_advise_matches_brute_force_expectimax(mid_turn: int) -> None:
         assert any(g.hands == game.hands and g.centre == game.centre for g, _ in games), name
         oracle = expectimax(games)
         assert set(oracle) == set(view.legal_reveals())
-        for objective in ("trio", "win"):
+        for objective in ("turn", "trio", "win"):
             adv = advise(view, objective)  # type: ignore[arg-type]
             assert {e.reveal for e in adv.evaluations} == set(oracle)
             for e in adv.evaluations:
@@ -291,10 +291,12 @@ def test_brute_force_oracle_sanity() -> None:
     game = Game.from_deal(rules, hands, centre, first_player=0)
     view = game.view(0)
     adv = advise(view, "trio")
-    # the default ranks by the chance to win now: a reveal that may show a 7 (the 7s win) goes before
-    # the certain trio of 1s, which does not win
-    default = advise(view)
-    assert default.best.p_win == max(e.p_win for e in default.evaluations) > 0 == default.get("l0").p_win
+    # "win" ranks by the chance to win now: a reveal that may show a 7 (the 7s win), a chance below 0.1%,
+    # goes before the certain trio of 1s, which does not win; the default weighs the turn's worth
+    win, default = advise(view, "win"), advise(view)
+    assert 0 < win.best.p_win == max(e.p_win for e in win.evaluations) < 0.001
+    assert win.best.p_trio < 0.1 and win.get("l0").p_win == 0
+    assert default.objective == "turn" and default.best.reveal == Reveal.lowest(0)
     # h0 shows 12 for sure; best continuation: h1 then h2 (one 12 in each of the two hands)
     assert adv.get("h0").p_trio == pytest.approx(81 / 351, abs=1e-12)
     assert adv.get("l0").p_trio == 1.0
@@ -317,9 +319,13 @@ def _check_advice(view: PlayerView, objective: str) -> None:
     assert adv.best.reveal in legal
     assert adv.seat == view.seat and adv.objective == objective
 
-    def key(e: object) -> tuple[float, float]:
+    # the turn's worth computed here from its definition: a win counts three trios, the goal's share 0.5
+    goal = max(view.rules.goal_distance(view.team_trios(view.seat or 0)), 1)
+
+    def key(e: object) -> tuple[float, ...]:
         main, other = (e.p_trio, e.p_win) if objective == "trio" else (e.p_win, e.p_trio)  # type: ignore[attr-defined]
-        return (round(main, 12), round(other, 12))
+        worth = 3 * e.p_win + e.p_trio + 0.5 * e.progress / goal if objective == "turn" else 0.0  # type: ignore[attr-defined]
+        return (round(worth, 12), round(main, 12), round(other, 12))
 
     keys = [key(e) for e in adv.evaluations]
     assert keys == sorted(keys, reverse=True), "sorted by the objective, best first"
@@ -340,7 +346,7 @@ def _check_advice(view: PlayerView, objective: str) -> None:
 
 @settings(derandomize=True, max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=st.sampled_from(ALL_RULES), seed=st.integers(0, 10**6), reveals=st.integers(0, 80),
-       objective=st.sampled_from(["trio", "win"]))
+       objective=st.sampled_from(["turn", "trio", "win"]))
 def test_advised_reveal_is_legal_and_list_complete(rules: Rules, seed: int, reveals: int, objective: str) -> None:
     game = random_position(rules, seed, reveals)
     if game.over:
@@ -356,7 +362,7 @@ def test_advice_in_every_setting_and_turn_stage() -> None:
             if game.over:
                 continue
             stages.add(len(game.turn))
-            for objective in ("trio", "win"):
+            for objective in ("turn", "trio", "win"):
                 _check_advice(game.view(game.to_move), objective)
         assert stages >= {0, 1}, rules
 

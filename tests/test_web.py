@@ -223,7 +223,7 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     page.click("#prev")
     expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
     expect(page.locator("#advice tbody tr").first).to_be_visible()
-    for objective in ("trio", "win"):
+    for objective in ("turn", "trio", "win"):
         page.select_option("#objective", objective)
         want = cli_json(capsys, "advise", "--json", str(path), "--after", str(n - 1), "--seat", "0",
                         "--objective", objective)

@@ -21,14 +21,14 @@ from ..game.view import PlayerView
 from ..infer.beliefs import Beliefs
 from ..kernel import LEAK_WEIGHT
 from .memory import Memory, Remembering, reach
-from .search import Evaluation, advise
+from .search import Evaluation, advise, turn_score
 
 __all__ = ["LEAK_WEIGHT", "bot_order", "leak", "solver_choice", "solver_score", "solver_scores"]
 
 def solver_score(view: PlayerView, e: Evaluation) -> float:
-    """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal."""
-    goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
-    return 3.0 * e.p_win + e.p_trio + 0.5 * e.progress / max(goal, 1)
+    """The turn-level score that orders the candidates: ``p_win`` first, then ``p_trio`` and the goal
+    (:func:`~trio_solver.decide.search.turn_score`, the advice's ``"turn"`` objective)."""
+    return turn_score(view, e)
 
 
 def bot_order(view: PlayerView, evaluations: Sequence[Evaluation]) -> list[Evaluation]:

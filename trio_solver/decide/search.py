@@ -38,16 +38,20 @@ from ..game.knowledge import knowledge
 from ..game.reveal import Reveal
 from ..game.rules import SEVEN, VALUES, Mode
 from ..game.view import PlayerView
+from ..kernel import GOAL_WEIGHT, WIN_WEIGHT
 from ..words import percent, pm
 from .._display import html_of
 
-__all__ = ["Objective", "TurnObjective", "PlanStep", "Evaluation", "Advice", "advise", "live_links", "goal_weights"]
+__all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "PlanStep", "Evaluation", "Advice", "advise",
+           "turn_score", "live_links", "goal_weights"]
 
-#: What an :class:`Advice` ranks by: the turn's chances (``"trio"``, ``"win"``, :func:`advise`) or the
-#: chance to win the game (``"game"``, :func:`trio_solver.decide.evaluate.advise_game`).
-Objective = Literal["trio", "win", "game"]
+#: What an :class:`Advice` ranks by: the turn's chances (``"turn"``, ``"trio"``, ``"win"``, :func:`advise`)
+#: or the chance to win the game (``"game"``, :func:`trio_solver.decide.evaluate.advise_game`).
+Objective = Literal["turn", "trio", "win", "game"]
 #: The objectives of :func:`advise`, the exact advice within the turn.
-TurnObjective = Literal["trio", "win"]
+TurnObjective = Literal["turn", "trio", "win"]
+#: :data:`TurnObjective`'s values, the default first.
+TURN_OBJECTIVES: tuple[TurnObjective, ...] = ("turn", "trio", "win")
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -338,23 +342,26 @@ def live_links(view: PlayerView, v: int) -> list[int]:
     return [w for w in view.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
 
 
-def advise(view: PlayerView, objective: TurnObjective = "win", *, beliefs: Beliefs | None = None) -> Advice:
+def advise(view: PlayerView, objective: TurnObjective = "turn", *, beliefs: Beliefs | None = None) -> Advice:
     """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
 
-    ``"win"`` (the default) ranks by the chance to win the game this turn, then the chance of a
-    trio, so no reveal with a lower chance to win comes first; ``"trio"`` ranks by the chance of a
-    trio first. Exact ties go to the trio that serves the goal more, then to a card every player
-    already knows (a failure shows nothing new), and the mover's own card that the table does not
-    know comes last (a failure would show it).
+    ``"turn"`` (the default) ranks by :func:`turn_score`, the worth of the turn: a win now counts
+    three times, a trio once, and a trio that brings the goal nearer a little more (the score the
+    ``solver`` and ``expert`` bots open with). ``"trio"`` ranks by the chance of a trio first, then of
+    a win; ``"win"`` by the chance to win the game this turn first, however small, then of a trio.
+    Exact ties go to the higher chance of a win, then of a trio, then to the trio that serves the
+    goal more, then to a card every player already knows (a failure shows nothing new), and the
+    mover's own card that the table does not know comes last (a failure would show it).
 
     ``view`` must be the view of the seat to move (its hand known). Raises
     :class:`~trio_solver.errors.ViewError` otherwise, when the game is over, for an ``objective``
-    other than ``"trio"``/``"win"``, or ``beliefs`` that are not the :class:`Beliefs` of ``view``.
+    other than those of :data:`TURN_OBJECTIVES`, or ``beliefs`` that are not the :class:`Beliefs` of
+    ``view``.
     """
     if not isinstance(view, PlayerView):
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
-    if not isinstance(objective, str) or objective not in ("trio", "win"):
-        raise ViewError(f'objective: expected "trio" or "win", got {_show(objective)}')
+    if not isinstance(objective, str) or objective not in TURN_OBJECTIVES:
+        raise ViewError(f'objective: expected "turn", "trio" or "win", got {_show(objective)}')
     if beliefs is not None and (not isinstance(beliefs, Beliefs) or beliefs.view != view):
         raise ViewError("beliefs: expected None or the Beliefs of this view")
     if view.over:
@@ -432,13 +439,22 @@ def advise(view: PlayerView, objective: TurnObjective = "win", *, beliefs: Belie
 
     def key(e: Evaluation) -> tuple[float, ...]:
         main, other = (e.p_trio, e.p_win) if objective == "trio" else (e.p_win, e.p_trio)
+        score = turn_score(view, e) if objective == "turn" else 0.0
         quiet = public.public_value(view, e.reveal) is not None
         own_hidden = e.reveal.seat == seat and not quiet
-        return (-round(main, 12), -round(other, 12), -round(e.progress, 12), -quiet, own_hidden)
+        return (-round(score, 12), -round(main, 12), -round(other, 12), -round(e.progress, 12), -quiet, own_hidden)
 
     order = {r: i for i, r in enumerate(legal)}
     evaluations.sort(key=lambda e: (key(e), order[e.reveal]))
     return Advice(seat, objective, tuple(evaluations), b.approximate, tuple(str(x) for x in face))
+
+
+def turn_score(view: PlayerView, e: Evaluation) -> float:
+    """The worth of a reveal for its turn, which the ``"turn"`` objective ranks by:
+    ``3 p_win + p_trio + 0.5 progress / goal``, where ``goal`` is the number of trios the mover's side
+    still needs (:meth:`~trio_solver.game.rules.Rules.goal_distance`)."""
+    goal = view.rules.goal_distance(view.team_trios(view.seat or 0))
+    return WIN_WEIGHT * e.p_win + e.p_trio + GOAL_WEIGHT * e.progress / max(goal, 1)
 
 
 def _order_rest(ev: _Evaluator, r: Reveal, t: _Token, ms: dict[_Token, int], v: int,

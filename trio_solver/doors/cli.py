@@ -749,9 +749,11 @@ def build_parser() -> argparse.ArgumentParser:
                          f"{STATE_BUDGET}; larger is exact more often and slower)")
     sp = add("advise", cmd_advise, "rank every legal next reveal of the seat to move by its exact chances")
     _position_args(sp, "the seat to move (default: the record keeper's seat, else the seat to move)")
-    sp.add_argument("--objective", choices=("win", "trio", "game"), default="win",
-                    help="what to rank by (default win: the chance to win this turn, then the chance of a "
-                         "trio; trio: the trio first; game: the chance to win the game, by playouts)")
+    sp.add_argument("--objective", choices=queries.OBJECTIVES, default="turn",
+                    help="what to rank by (default turn: the turn's worth, a win now counting as three trios "
+                         "and a trio nearer the goal a little more; trio: the chance of a trio first; win: the "
+                         "chance to win this turn first, however small; game: the chance to win the game, by "
+                         "playouts)")
     sp.add_argument("--samples", type=_deals, default=None, metavar="K",
                     help="--objective game: the most posterior deals per reveal (default %d at 3 players, "
                          "scaled by 3/players: %d at 6)" % (_DEFAULT_ADVISE, _DEFAULT_ADVISE // 2))

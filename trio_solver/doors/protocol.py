@@ -243,7 +243,7 @@ def _op_advise(a: _Args) -> dict[str, Any]:
     record = a.record()
     seat = a.seat()
     after = a.after(record)
-    objective = a.str_("objective", "win")
+    objective = a.str_("objective", "turn")
     assert objective is not None
     samples = a.int_("samples", minimum=1, maximum=MAX_SAMPLES)
     seed = a.seed()
@@ -373,7 +373,9 @@ OPS: dict[str, Op] = {
     "advise": Op(_op_advise, "Every legal reveal of the seat to move with p_trio and p_win: the JSON of "
                              "`advise --json`.",
                  {"record": _RECORD, "seat": _SEAT, "after": _AFTER,
-                  "objective": {"type": "string", "enum": list(queries.OBJECTIVES)},
+                  "objective": {"type": "string", "enum": list(queries.OBJECTIVES), "default": "turn",
+                                "description": "turn: the turn's worth (3 p_win + p_trio + 0.5 progress / goal); "
+                                               "trio or win: that chance first; game: the chance to win the game"},
                   "samples": {"type": "integer", "description": "game: the most posterior deals per reveal"},
                   "seed": _SEED,
                   "confidence": {"type": "number", "description": "game: stop once the ranking is clear at this"}},

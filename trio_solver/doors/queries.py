@@ -44,8 +44,9 @@ from ..report.render import describe_event, frame, move_json
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
            "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
-#: What ``advise`` ranks by: the chance of a trio, of winning this turn, or of winning the game.
-OBJECTIVES = ("trio", "win", "game")
+#: What ``advise`` ranks by: the worth of the turn (the default), the chance of a trio, of winning this turn,
+#: or of winning the game.
+OBJECTIVES = ("turn", "trio", "win", "game")
 
 
 def validate(record: Record) -> Summary:
@@ -136,7 +137,7 @@ def _matrix_json(m: dict[tuple[int, int], int]) -> dict[str, list[int]]:
     return rows
 
 
-def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None, objective: str = "win", *,
+def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = None, objective: str = "turn", *,
            samples: int | None = None, seed: int = 0, confidence: float | None = None) -> tuple[Advice, dict[str, Any]]:
     """The :class:`~trio_solver.decide.search.Advice` for the seat to move and the JSON of ``advise --json``.
 
@@ -146,7 +147,7 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     if seat is None:
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if objective not in OBJECTIVES:
-        raise RecordError("objective", f'expected "trio", "win" or "game", got {show(objective)}')
+        raise RecordError("objective", f'expected "turn", "trio", "win" or "game", got {show(objective)}')
     view = record.view(seat, after)
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")

@@ -45,6 +45,11 @@ def plan_lines(e: Evaluation, shown: int = 0, wins: Collection[int] = ()) -> lis
     return lines
 
 
+#: What each objective ranks by, in the words of the advice's first line.
+_RANKED = {"turn": "the turn's worth (objective turn)", "trio": "the chance of a trio (objective trio)",
+           "win": "the chance to win now (objective win)", "game": "the chance to win the game (objective game)"}
+
+
 def _fine(p: float) -> str:
     """A chance of the table: a second decimal below 1%, so that two rows ranked apart never read alike
     (as the board shows them)."""
@@ -55,7 +60,7 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
                 wins: Collection[int] = ()) -> str:
     """Every legal reveal (or the first ``limit``) with its chances in the advice's order, then the
     best one's plan (``wins``: the values whose trio wins for the mover, see :func:`plan_lines`)."""
-    head = f"Advice for {seat_name(advice.seat, names)}, objective {advice.objective}"
+    head = f"Advice for {seat_name(advice.seat, names)}, best first by {_RANKED[advice.objective]}"
     if advice.turn:
         head += f" (face up: {' '.join(advice.turn)})"
     if advice.approximate:
