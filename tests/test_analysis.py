@@ -22,6 +22,7 @@ from trio_solver.decide.search import advise
 from trio_solver.run.simulate import play_game
 from trio_solver.game.events import Turn
 from trio_solver.game.view import PlayerView
+from trio_solver.errors import RecordError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -269,3 +270,17 @@ def test_a_picante_result_names_the_linked_pair_that_won() -> None:
             assert last == held[-1] and first in held[:-1] and rules.linked(first, last)
             told.add("pair" if len(held) == 2 else "pair among more")
     assert told == {"sevens", "pair", "pair among more"}
+
+
+@pytest.mark.parametrize("samples", [0, 16])
+def test_a_spectator_record_is_refused_by_the_library_as_by_the_command(samples: int, tmp_path: Path) -> None:
+    # neither the deal nor a viewer's hand: no decision can be judged
+    doc = {"format": "trio-record/1", "rules": {"players": 3, "mode": "simple"}, "events": []}
+    with pytest.raises(RecordError) as e:
+        analyse(Record.from_json(doc), samples=samples)
+    assert str(e.value) == "record: no seat's hand is known: a spectator record cannot be analysed"
+    path = tmp_path / "spectator.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "trio_solver", "analyse", "--quick", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stderr == f"trio-solver: {path}: {e.value}\n"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
@@ -406,3 +407,13 @@ def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_p
     with pytest.raises(RecordError) as e:
         handle("validate", {"record": doc})
     assert str(e.value) == str(cut)
+    # a pipe is read once, as a file is: the same error from standard input, from /dev/stdin and from a named
+    # pipe (reading it a second time would wait for a writer forever, or find it empty)
+    fifo = tmp_path / "four12.fifo"
+    os.mkfifo(fifo)
+    for name, before, after in (("-", "", f"< {path}"), ("/dev/stdin", "", f"< {path}"),
+                                (str(fifo), f"cat {path} > {fifo} & ", "")):
+        cmd = f"{before}{sys.executable} -m trio_solver validate {name} {after}"
+        proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=60)
+        prefix = "" if name == "-" else f"{name}: "
+        assert proc.returncode == 1 and proc.stderr == f"trio-solver: {prefix}{cut}\n", (name, proc.stderr)

@@ -3,6 +3,7 @@ body time limits, a client's fair share of the queue, disconnects in one log lin
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import select
@@ -384,3 +385,24 @@ def test_a_port_in_use_is_one_line_before_any_banner() -> None:
         got, out, err = run_main(["serve", "--port", str(port), "--workers", "1"])
     assert got == 1 and out == "", err
     assert err == f'trio-solver: cannot listen on "127.0.0.1" port {port}: Address already in use\n'
+
+
+@pytest.mark.parametrize(("size", "content_type", "status"), [(9 * 1024 * 1024, "application/json", 413),
+                                                              (8 * 1024 * 1024, "text/plain", 415)])
+def test_a_client_that_sends_its_whole_refused_body_first_reads_the_answer(served: str, size: int,
+                                                                            content_type: str, status: int) -> None:
+    """A body refused before it is read (too large, not JSON) gets its answer even when the client sends all of
+    it before reading: the service reads the rest and drops it instead of resetting the connection."""
+    import http.client
+
+    url = urlsplit(served)
+    conn = http.client.HTTPConnection(url.hostname or "localhost", url.port, timeout=60)
+    try:
+        conn.request("POST", "/v1/validate", body=b"x" * size, headers={"Content-Type": content_type})
+        resp = conn.getresponse()
+        assert resp.status == status
+        body = json.loads(resp.read())
+        assert set(body) == {"error"} and ("larger than" in body["error"] or "must be JSON" in body["error"])
+    finally:
+        conn.close()
+    assert httpx.get(f"{served}/v1/health", timeout=30).status_code == 200

@@ -179,8 +179,6 @@ def analysis(record: Record, progress: Callable[[int, int], None] | None = None,
 
     ``samples``: the most posterior deals per candidate reveal (``None``: the default; ``0``: judge by
     the turn only); ``confidence``: at which each label counts as clear (``None``: the default)."""
-    if not record.known_seats():
-        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
     return analyse(record, progress, samples=DEFAULT_ANALYSE_SAMPLES if samples is None else samples, seed=seed,
                    confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
 

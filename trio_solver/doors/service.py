@@ -50,8 +50,9 @@ from collections.abc import AsyncIterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+import h11
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
@@ -87,6 +88,9 @@ DEFAULT_READ_TIMEOUT = 10.0
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: Seconds an idle keep-alive connection stays open.
 KEEP_ALIVE = 5
+#: After an answer that refuses a body still arriving (413, 415, ...), the rest is read and dropped for at
+#: most this many seconds and bytes before the connection closes (see :func:`_timed_protocol`).
+LINGER_SECONDS, LINGER_BYTES = 5.0, 64 * 1024 * 1024
 #: Seconds the workers' start may take before the log says why (the kernel is being built), and at most.
 WARM_NOTICE, WARM_SECONDS = 5.0, 600.0
 #: The answer (503) to a request that comes while the workers start.
@@ -302,8 +306,18 @@ def _timed_protocol(read_timeout: float) -> type[Any]:
                 self._timer = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            super().connection_made(cast(asyncio.Transport, _Lingering(transport, self)))  # the same methods
             self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            if isinstance(self.transport, _Lingering) and self.transport.lingering:
+                self.transport.dropped(len(data))  # the rest of a refused body: answered already
+                return
+            super().data_received(data)
+
+        def eof_received(self) -> None:
+            if isinstance(self.transport, _Lingering) and self.transport.lingering:
+                self.transport.close_now()  # the client has sent everything: it reads the answer
 
         def handle_events(self) -> None:
             cycle = self.cycle
@@ -317,6 +331,8 @@ def _timed_protocol(read_timeout: float) -> type[Any]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if isinstance(self.transport, _Lingering):
+                self.transport.close_now()
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:
@@ -334,6 +350,52 @@ def _timed_protocol(read_timeout: float) -> type[Any]:
             self.transport.close()
 
     return TimedH11Protocol
+
+
+class _Lingering:
+    """A connection's transport whose :meth:`close`, while the client is still sending the body of a request
+    that was answered without it (a 413 or 415, say), sends the answer and the end of the stream first, then
+    reads and drops what still arrives (at most :data:`LINGER_SECONDS` and :data:`LINGER_BYTES`) before it
+    closes. Closing with unread data would reset the connection, and a client that sends its whole body
+    before reading the answer would see the reset instead of the answer. Everything else is the transport's."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: Any) -> None:
+        self._transport = transport
+        self._protocol = protocol
+        self.lingering = False
+        self._left = LINGER_BYTES
+        self._timer: asyncio.TimerHandle | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def is_closing(self) -> bool:
+        return self.lingering or self._transport.is_closing()
+
+    def close(self) -> None:
+        t = self._transport
+        if self.lingering or t.is_closing():
+            return
+        if self._protocol.conn.their_state is not h11.SEND_BODY or not t.can_write_eof():
+            t.close()
+            return
+        self.lingering = True
+        t.write_eof()
+        t.resume_reading()
+        self._timer = asyncio.get_running_loop().call_later(LINGER_SECONDS, self.close_now)
+
+    def dropped(self, size: int) -> None:
+        """``size`` more bytes of a refused body were read and dropped."""
+        self._left -= size
+        if self._left < 0:
+            self.close_now()
+
+    def close_now(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._transport.is_closing():
+            self._transport.close()
 
 
 def _read_error(f: asyncio.Future[Any]) -> None:

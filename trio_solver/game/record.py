@@ -38,7 +38,8 @@ from .reveal import Revealed
 from .rules import Rules, read_cards
 from .view import PlayerView, replay_view
 
-__all__ = ["FORMAT", "DEFAULT_SEAT", "SeatChoice", "Record", "Viewer", "event_to_json", "replay_view", "where", "MAX_RECORD_BYTES", "MAX_EVENTS"]
+__all__ = ["FORMAT", "DEFAULT_SEAT", "SeatChoice", "Record", "Viewer", "event_to_json", "read_source", "replay_view", "where",
+           "MAX_RECORD_BYTES", "MAX_EVENTS"]
 
 FORMAT = "trio-record/1"
 #: Larger documents are refused before parsing (a real game is a few kB).
@@ -58,6 +59,41 @@ class Viewer:
 
     seat: int
     hand: tuple[int, ...]
+
+
+def read_source(path: str | os.PathLike[str]) -> bytes | str:
+    """The bytes of a record file, read once (``"-"``: standard input), as :meth:`Record.load` parses them
+    (text if standard input is a text stream without bytes).
+
+    Reads at most one byte more than :data:`MAX_RECORD_BYTES` (so that a larger input is refused for its
+    size, whatever it holds, and a stream never runs on); a pipe or a device is read as it flows, never
+    opened twice. Raises :class:`~trio_solver.errors.RecordError` naming the path for a name that is not a
+    file name, an input that cannot be read, and an empty one."""
+    try:
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    except TypeError:  # a PathLike whose __fspath__ gives no text
+        name = None
+    if not isinstance(name, str):
+        raise RecordError("path", f"expected a file name, got {type(path).__name__}")
+    if not name:
+        raise RecordError("path", "an empty file name")
+    try:
+        if name == "-":
+            if sys.stdin is None:
+                raise RecordError("-", "standard input is closed")
+            # bytes from a real stream; text from one that has no bytes (a StringIO in place of stdin)
+            data: bytes | str = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(name, "rb") as f:
+                data = f.read(MAX_RECORD_BYTES + 1)
+    except (OSError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(name, f"cannot read: {getattr(e, 'strerror', None) or e}") from None
+    if len(data) <= MAX_RECORD_BYTES and not data.strip():  # nothing to parse: say so, rather than where
+        # JSON expected a value (a larger file is refused for its size, whatever it holds)
+        raise RecordError(name, "standard input is empty" if name == "-" else "the file is empty")
+    return data
 
 
 @dataclass(frozen=True)
@@ -85,27 +121,7 @@ class Record:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
         """Read a record file (``"-"`` reads standard input)."""
-        if not isinstance(path, (str, os.PathLike)):
-            raise RecordError("path", f"expected a file name, got {type(path).__name__}")
-        name = str(path)  # as the error's place: escaped and cut by RecordError
-        if not name:
-            raise RecordError("path", "an empty file name")
-        try:
-            if name == "-":
-                if sys.stdin is None:
-                    raise RecordError("-", "standard input is closed")
-                data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_RECORD_BYTES + 1)
-            else:
-                with open(path, "rb") as f:
-                    data = f.read(MAX_RECORD_BYTES + 1)
-        except (OSError, ValueError) as e:
-            if isinstance(e, RecordError):
-                raise
-            raise RecordError(name, f"cannot read: {getattr(e, 'strerror', None) or e}") from None
-        if len(data) <= MAX_RECORD_BYTES and not data.strip():  # nothing to parse: say so, rather than where
-            # JSON expected a value (a larger file is refused for its size, below, whatever it holds)
-            raise RecordError(name, "standard input is empty" if name == "-" else "the file is empty")
-        return cls.loads(data)
+        return cls.loads(read_source(path))
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:

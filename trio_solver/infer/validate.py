@@ -18,7 +18,7 @@ from ..errors import ContradictionError, RecordError
 from .facts import HandFact, SlotFact, TrioChange
 from ..game.events import where
 from .._json import strict_loads
-from ..game.record import Record
+from ..game.record import Record, read_source
 from ..game.rules import VALUES
 from ..game.events import Swap, Turn
 from ..game.view import PlayerView
@@ -106,15 +106,16 @@ def read_record(doc: Any) -> Record:
 
 def load_record(path: str) -> Record:
     """:meth:`Record.load <trio_solver.game.record.Record.load>`, whose error names the first event after
-    which no deal fits, as :func:`read_record`'s (a file: standard input cannot be read twice)."""
+    which no deal fits, as :func:`read_record`'s. The input is read once (a pipe or standard input too)."""
+    data = read_source(path)
     try:
-        return Record.load(path)
+        return Record.loads(data)
     except RecordError as e:
-        if e.event is None or path == "-":
+        if e.event is None:
             raise
-        with open(path, "rb") as f:  # read and parsed once already: only its events were refused
-            doc = strict_loads(f.read().decode("utf-8-sig"))
-        raise _earliest(doc, e) from None
+        # parsed once already: only its events were refused, so the text is JSON
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        raise _earliest(strict_loads(text), e) from None
 
 
 def _earliest(doc: Any, error: RecordError) -> RecordError:

@@ -66,7 +66,7 @@ from .._text import blank, name_key, pad, width
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
 from ..game.state import Game
-from ..errors import ViewError
+from ..errors import RecordError, ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
 from ..game.record import Record
 from ..game.reveal import Reveal
@@ -618,6 +618,8 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     stopping = Stopping(confidence, max(samples, 1), FIRST_BATCH)
     judge = stopping if samples > 0 else None
     known = set(record.known_seats())
+    if not known:
+        raise RecordError("record", "no seat's hand is known: a spectator record cannot be analysed")
     names = player_names(record)
     # events are turns (with ``reveals``) or swaps (with ``seats``); read by their fields, so this module
     # does not depend on where the event classes live
@@ -632,8 +634,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     turn = 0
     game = Game(record.rules, record.deal, record.first_player) if record.deal is not None else None
     walk: PlayerView | None = None
-    if game is None:
-        assert record.viewer is not None
+    if game is None and record.viewer is not None:  # a viewer's record (a spectator's is refused above)
         walk = PlayerView.start(record.rules, record.viewer.seat, record.viewer.hand, record.first_player)
 
     # one reader per seat's view: the frames of the whole game cost one replay each
