@@ -486,6 +486,7 @@ class StepLog:
         self.key = (rules, first_player)
         self._reader = StepReader(rules, first_player)
         self._steps: list[LoggedStep] = []
+        self._kept: tuple[LoggedStep, ...] = ()  # the steps as last handed out (one copy while none is added)
 
     def follows(self, rules: Rules, first_player: int, events: Sequence[Event]) -> bool:
         return self.key == (rules, first_player) and self._reader.follows(events)
@@ -497,7 +498,9 @@ class StepLog:
             mover = event.seat if isinstance(event, Turn) else 0
             self._steps.append(LoggedStep(st.event, st.index, st.reveal, st.value, st.position, st.status,
                                           st.trio, st.swap, st.table.used(mover), st.table.sizes[mover]))
-        return tuple(self._steps)
+        if len(self._kept) != len(self._steps):
+            self._kept = tuple(self._steps)
+        return self._kept
 
 
 _LOGS = threading.local()
@@ -534,6 +537,8 @@ class StepReader:
     def follows(self, events: Sequence[Event]) -> bool:
         """Whether ``events`` is the history read so far, grown (so :meth:`read` can go on)."""
         i, j = self._next
+        if events is self.events:  # the history read last, asked again (one object: nothing to compare)
+            return True
         if len(events) < len(self.events) or tuple(events[:i]) != self.events[:i]:
             return False
         if i == len(self.events):
