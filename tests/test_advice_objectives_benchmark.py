@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from helpers_benchmarks import load_benchmark
-from trio_solver.decide.search import Evaluation
+from trio_solver.decide.search import Evaluation, advise
 from trio_solver.game.reveal import Reveal
 
 objectives = load_benchmark("advice_objectives")
@@ -26,14 +26,18 @@ def test_a_trio_given_up_for_a_sliver_of_a_win() -> None:
     assert not objectives.trades_trio_for_a_sliver(_e("h1", 0.95, 0.004), (sure, _e("h1", 0.95, 0.004)), 0.10)
 
 
-def test_the_script_counts_every_objective(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(sys, "argv", ["advice_objectives.py", "--games", "2", "--seed", "3"])
+def test_the_script_counts_what_each_objective_puts_first(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["advice_objectives.py", "--games", "4", "--seed", "3", "--gap", "0.05"])
     assert objectives.main() == 0
     lines = capsys.readouterr().out.splitlines()
-    decisions = int(lines[0].split()[0])
     rows = {line.split()[0]: line.split() for line in lines[2:]}
     assert set(rows) == {"turn", "trio", "win"}
-    for row in rows.values():
-        assert row[2] == "of" and int(row[3]) == decisions and 0 <= int(row[1]) <= decisions
-    # ranked by the chance of a trio first, the first reveal never gives a trio up
-    assert rows["trio"][1] == "0"
+    # the counts, made again here from the same decisions
+    views = objectives.positions(4, 3, 3)
+    assert int(lines[0].split()[0]) == len(views)
+    for objective, row in rows.items():
+        given_up = sum(objectives.trades_trio_for_a_sliver(a.evaluations[0], a.evaluations, 0.05)
+                       for a in (advise(v, objective) for v in views))
+        assert row[1:4] == [str(given_up), "of", str(len(views))]
+    assert int(rows["win"][1]) > 0  # ranked by the chance to win now, some trio is given up on these games

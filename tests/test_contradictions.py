@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import random
@@ -32,7 +33,7 @@ from trio_solver.doors.protocol import handle
 from trio_solver.infer.beliefs import Beliefs
 from trio_solver.errors import ContradictionError, RecordError
 from trio_solver.game.record import Record
-from trio_solver.infer.validate import check_record, explain_contradiction
+from trio_solver.infer.validate import check_record, explain_contradiction, load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 _SCRIPT = Path(sys.executable).parent / "trio-solver"
@@ -386,7 +387,8 @@ def test_explain_contradiction_on_generated_contradictions() -> None:
     assert found >= 6
 
 
-def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_path: Path) -> None:
+def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Counting at each reveal (the reading's cheap check) sees a fourth 12 only at event 7, where a 12 is
     shown in a place it counts; no deal fits after event 6 already (the viewer's 12, seat 0's highest 12 and
     two centre 12s). Every door names event 6, as validation promises; the cut record agrees."""
@@ -417,3 +419,9 @@ def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_p
         proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=60)
         prefix = "" if name == "-" else f"{name}: "
         assert proc.returncode == 1 and proc.stderr == f"trio-solver: {prefix}{cut}\n", (name, proc.stderr)
+    # standard input that gives text (a StringIO in its place), a byte-order mark first: the same error
+    for text in (json.dumps(doc), "\ufeff" + json.dumps(doc)):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        with pytest.raises(RecordError) as e:
+            load_record("-")
+        assert str(e.value) == str(cut)

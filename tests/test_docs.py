@@ -335,9 +335,9 @@ def test_every_relative_link_of_the_readme_and_docs_resolves() -> None:
 
 def _abridged(doc: Any, real: Any) -> bool:
     """Whether ``real`` is what the document shows, where the document abridges: ``{...}`` (read as
-    ``null``) stands for any value, ``"..."`` for any text, and a list ending in ``...`` for any list
+    :data:`_ANY`) stands for any value, ``"..."`` for any text, and a list ending in ``...`` for any list
     that starts with the items shown."""
-    if doc is None or doc == "...":
+    if doc == _ANY or doc == "...":
         return True
     if isinstance(doc, dict):
         return isinstance(real, dict) and doc.keys() <= real.keys() and all(
@@ -348,10 +348,13 @@ def _abridged(doc: Any, real: Any) -> bool:
     return bool(doc == real)
 
 
+_ANY = "\u0001any"  # what ``{...}`` stands for in a response the document shows
+
+
 def _doc_json(line: str) -> Any:
     """A response line of the document as JSON: ``{...}`` read as ``null``, an object's closing ``, ...``
     dropped (an object shown is compared by its keys shown), a list's as a final :data:`Ellipsis`."""
-    text = line.replace("{...}", "null").replace(", ...}", "}").replace(", ...]", ', "\\u0000..."]')
+    text = line.replace("{...}", json.dumps(_ANY)).replace(", ...}", "}").replace(", ...]", ', "\\u0000..."]')
     return _marked(json.loads(text))
 
 

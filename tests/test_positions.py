@@ -207,6 +207,9 @@ def test_advice_and_beliefs_round_trip() -> None:
     assert again_read.read == 0.02 and again_read.to_json() == read.to_json()
     with pytest.raises(RecordError):
         Advice.from_json({"seat": 0})
+    for objective in ("best", ["turn"]):  # what no advice ranks by, refused in one line
+        with pytest.raises(RecordError, match="advice.objective: expected"):
+            Advice.from_json({**data, "objective": objective})
     with pytest.raises(RecordError):
         Beliefs.from_json({"centre": {}})
 

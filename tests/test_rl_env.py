@@ -149,7 +149,7 @@ import numpy as np
 from trio_solver.doors.envs import trio_v0
 from trio_solver.errors import IllegalMoveError
 e = trio_v0.env(players=3)
-assert not hasattr(e, "agents")
+assert not hasattr(e, "agents") and str(e) == "trio_v0"
 calls = [lambda: e.step(0), lambda: e.last(), lambda: e.observe("player_0"), lambda: e.render(),
          lambda: e.agent_iter(), lambda: e.rewards]
 e2 = trio_v0.env(players=3)

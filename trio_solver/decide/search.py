@@ -208,6 +208,8 @@ class Advice:
             raise RecordError("advice", f"expected seat, objective and reveals ({e})") from None
         if not evaluations:
             raise RecordError("advice.reveals", "empty: advice lists at least one reveal")
+        if out.objective not in (*TURN_OBJECTIVES, "game"):
+            raise RecordError("advice.objective", f'expected "turn", "trio", "win" or "game", got {_show(out.objective, 40)}')
         return out
 
 

@@ -114,7 +114,7 @@ def load_record(path: str) -> Record:
         if e.event is None:
             raise
         # parsed once already: only its events were refused, so the text is JSON
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
         raise _earliest(strict_loads(text), e) from None
 
 

@@ -60,7 +60,8 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
                 wins: Collection[int] = ()) -> str:
     """Every legal reveal (or the first ``limit``) with its chances in the advice's order, then the
     best one's plan (``wins``: the values whose trio wins for the mover, see :func:`plan_lines`)."""
-    head = f"Advice for {seat_name(advice.seat, names)}, best first by {_RANKED[advice.objective]}"
+    ranked = _RANKED.get(advice.objective) if isinstance(advice.objective, str) else None
+    head = f"Advice for {seat_name(advice.seat, names)}, best first by {ranked or 'its objective'}"
     if advice.turn:
         head += f" (face up: {' '.join(advice.turn)})"
     if advice.approximate:

@@ -601,6 +601,7 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
     total)`` is called after each decision and each point of the curve. The positions are walked
     forward one event at a time, never replayed from the start. Stopped by a time limit
     (:mod:`trio_solver.limits`), it raises :class:`~trio_solver.errors.LimitError` naming ``analyse``.
+    A record that knows no seat's hand (a spectator's) raises :class:`~trio_solver.errors.RecordError`.
     """
     with limits.named("analyse"):
         return _analyse(record, progress, samples=samples, seed=seed, confidence=confidence)

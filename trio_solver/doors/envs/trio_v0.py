@@ -93,6 +93,9 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """:class:`pettingzoo.utils.wrappers.OrderEnforcingWrapper` whose refusals are the library's one-line
     errors, with the action checked against the action space (PettingZoo's ``AssertOutOfBoundsWrapper``)."""
 
+    def __str__(self) -> str:
+        return str(self.env)  # named as the env it wraps, as PettingZoo's own order check is
+
     def _ready(self, what: str) -> None:
         if not self._has_reset:
             raise IllegalMoveError(f"call reset() before {what}")
