@@ -536,7 +536,7 @@ async function showAdvice(fr, token) {
   if (token !== app.token) return;
   const hasGame = data.reveals.some((r) => "p_game" in r);
   document.querySelectorAll(".game-col").forEach((c) => { c.hidden = !hasGame; });
-  const by = { turn: "this turn's worth (a win now counts three trios)",
+  const by = { turn: "this turn's worth, a win now counting as three trios",
     win: "the chance to win now, then the chance of a trio", trio: "the chance of a trio this turn",
     game: "the chance to win the game (playouts)" }[data.objective] || data.objective;
   note.textContent = `For ${seatName(data.seat)}, best first by ${by} (objective “${data.objective}”).`
