@@ -46,8 +46,8 @@ def plan_lines(e: Evaluation, shown: int = 0, wins: Collection[int] = ()) -> lis
 
 
 #: What each objective ranks by, in the words of the advice's first line.
-_RANKED = {"turn": "the turn's worth (objective turn)", "trio": "the chance of a trio (objective trio)",
-           "win": "the chance to win now (objective win)", "game": "the chance to win the game (objective game)"}
+_RANKED = {"turn": "the turn's worth", "trio": "the trio chance", "win": "the chance to win now",
+           "game": "the chance to win the game"}
 
 
 def _fine(p: float) -> str:
