@@ -95,7 +95,7 @@ class Table:
 
     #: The state, listed once: every field but ``rules`` and ``first_player`` changes during play.
     __slots__ = ("rules", "first_player", "_sizes", "_centre", "_to_move", "_turn", "_lo", "_hi", "_up",
-                 "_trios", "_taken", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
+                 "_taken", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
 
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
@@ -110,7 +110,6 @@ class Table:
         self._lo: list[int] = [0] * n
         self._hi: list[int] = [0] * n
         self._up: list[bool] = [False] * rules.centre_size
-        self._trios: list[tuple[int, ...]] = [() for _ in range(n)]
         self._taken: tuple[tuple[int, int], ...] = ()  # (seat, value) of every trio, in the order taken
         self._winner: int | None = None
         self._swap_open: list[int] = list(range(len(rules.teams_of_seats))) if rules.teams else []
@@ -139,7 +138,7 @@ class Table:
         t.rules = self.rules
         t.first_player = self.first_player
         t._sizes, t._centre, t._to_move, t._turn = self._sizes[:], self._centre[:], self._to_move, self._turn[:]
-        t._lo, t._hi, t._up, t._trios, t._taken = self._lo[:], self._hi[:], self._up[:], self._trios[:], self._taken
+        t._lo, t._hi, t._up, t._taken = self._lo[:], self._hi[:], self._up[:], self._taken
         t._winner, t._swap_open, t._events = self._winner, self._swap_open[:], self._events[:]
         t._last_trio, t._seen = self._last_trio, self._seen[:]
         return t
@@ -147,8 +146,8 @@ class Table:
     def snapshot(self) -> tuple[object, ...]:
         """The changing state in a compact form for :meth:`restore` (the log is kept by its length)."""
         return (self._sizes[:], self._centre[:], self._to_move, self._turn[:], self._lo[:], self._hi[:],
-                self._up[:], self._trios[:], self._winner, self._swap_open[:], len(self._events), self._last_trio,
-                self._seen[:], self._taken)
+                self._up[:], self._taken, self._winner, self._swap_open[:], len(self._events), self._last_trio,
+                self._seen[:])
 
     @staticmethod
     def _copied(snap: tuple[object, ...]) -> tuple[object, ...]:
@@ -156,9 +155,8 @@ class Table:
 
     def restore(self, snap: tuple[object, ...]) -> None:
         """Return to a state saved by :meth:`snapshot` of this same table (any number of times)."""
-        (self._sizes, self._centre, self._to_move, self._turn, self._lo, self._hi, self._up, self._trios,
-         self._winner, self._swap_open, n_events, self._last_trio, self._seen,
-         self._taken) = self._copied(snap)  # type: ignore[assignment]
+        (self._sizes, self._centre, self._to_move, self._turn, self._lo, self._hi, self._up, self._taken,
+         self._winner, self._swap_open, n_events, self._last_trio, self._seen) = self._copied(snap)  # type: ignore[assignment]
         assert isinstance(n_events, int)
         del self._events[n_events:]
 
@@ -207,7 +205,7 @@ class Table:
     @property
     def trios(self) -> tuple[tuple[int, ...], ...]:
         """Values of the trios taken by each seat, in order."""
-        return tuple(self._trios)
+        return tuple(tuple(v for s, v in self._taken if s == seat) for seat in range(self.rules.players))
 
     @property
     def swap_open(self) -> tuple[int, ...]:
@@ -242,13 +240,11 @@ class Table:
     def team_trios(self, team: int) -> list[int]:
         """Values of the trios held by a side (pooled over its seats), in the order taken."""
         seats = self.rules.teams_of_seats[team]
-        if len(seats) == 1:
-            return list(self._trios[seats[0]])
         return [v for s, v in self._taken if s in seats]
 
     def taken_values(self) -> set[int]:
         """Values whose trio has left play."""
-        return {v for t in self._trios for v in t}
+        return {v for _, v in self._taken}
 
     def accessible(self, seat: int) -> int:
         """Cards of ``seat`` not face up in this turn."""
@@ -373,7 +369,6 @@ class Table:
                 self._sizes[s] -= a + b
             for i in slots:
                 self._centre[i] = False
-            self._trios[seat] = self._trios[seat] + (value,)
             self._taken = self._taken + ((seat, value),)
             rules = self.rules
             team = rules.team_of(seat)
