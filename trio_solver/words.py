@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-__all__ = ["article", "plural", "percent", "pm"]
+__all__ = ["article", "plural", "one_of", "percent", "pm"]
 
 
 def article(word: object) -> str:
@@ -17,6 +18,12 @@ def article(word: object) -> str:
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """``"1 trio"``, ``"2 trios"`` (``many``: an irregular plural)."""
     return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
+def one_of(choices: Sequence[str]) -> str:
+    """The choices of a message, quoted as JSON writes them: ``"turn", "trio" or "win"``."""
+    quoted = [f'"{c}"' for c in choices]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def percent(p: float, digits: int = 0) -> str:

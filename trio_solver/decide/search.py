@@ -39,10 +39,10 @@ from ..game.reveal import Reveal
 from ..game.rules import SEVEN, VALUES, Mode
 from ..game.view import PlayerView
 from ..kernel import GOAL_WEIGHT, WIN_WEIGHT
-from ..words import percent, pm
+from ..words import one_of, percent, pm
 from .._display import html_of
 
-__all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "PlanStep", "Evaluation", "Advice", "advise",
+__all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "OBJECTIVES", "PlanStep", "Evaluation", "Advice", "advise",
            "turn_score", "live_links", "goal_weights"]
 
 #: What an :class:`Advice` ranks by: the turn's chances (``"turn"``, ``"trio"``, ``"win"``, :func:`advise`)
@@ -52,6 +52,8 @@ Objective = Literal["turn", "trio", "win", "game"]
 TurnObjective = Literal["turn", "trio", "win"]
 #: :data:`TurnObjective`'s values, the default first.
 TURN_OBJECTIVES: tuple[TurnObjective, ...] = ("turn", "trio", "win")
+#: :data:`Objective`'s values, the default first.
+OBJECTIVES: tuple[Objective, ...] = (*TURN_OBJECTIVES, "game")
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -208,8 +210,8 @@ class Advice:
             raise RecordError("advice", f"expected seat, objective and reveals ({e})") from None
         if not evaluations:
             raise RecordError("advice.reveals", "empty: advice lists at least one reveal")
-        if out.objective not in (*TURN_OBJECTIVES, "game"):
-            raise RecordError("advice.objective", f'expected "turn", "trio", "win" or "game", got {_show(out.objective, 40)}')
+        if out.objective not in OBJECTIVES:
+            raise RecordError("advice.objective", f"expected {one_of(OBJECTIVES)}, got {_show(out.objective, 40)}")
         return out
 
 
@@ -363,7 +365,7 @@ def advise(view: PlayerView, objective: TurnObjective = "turn", *, beliefs: Beli
     if not isinstance(view, PlayerView):
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
     if not isinstance(objective, str) or objective not in TURN_OBJECTIVES:
-        raise ViewError(f'objective: expected "turn", "trio" or "win", got {_show(objective)}')
+        raise ViewError(f"objective: expected {one_of(TURN_OBJECTIVES)}, got {_show(objective)}")
     if beliefs is not None and (not isinstance(beliefs, Beliefs) or beliefs.view != view):
         raise ViewError("beliefs: expected None or the Beliefs of this view")
     if view.over:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
 from .. import __version__, kernel
-from .._args import show as _show
+from .._args import SEED_RANGE, show as _show
 from .._interrupts import after_interrupt
 from .._text import escape, pad, width as columns
 from ..decide.evaluate import explain
@@ -164,8 +164,9 @@ def _seed(text: str) -> int:
     """``--seed``: a whole number that fits 64 bits with its sign."""
     t = text.strip()
     digits = t[1:] if t[:1] in "+-" else t
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 19 or not -(2**63) <= int(t) < 2**63:
-        raise argparse.ArgumentTypeError(f"expected a whole number from {-(2**63)} to {2**63 - 1}, got {_show(text)}")
+    lo, hi = SEED_RANGE
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 19 or not lo <= int(t) <= hi:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, got {_show(text)}")
     return int(t)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Literal, NoReturn
 
 from .. import __version__, limits
-from .._args import check_text, show
+from .._args import SEED_RANGE, check_text, show
 from .._json import kind, strict_loads, strings
 from .._text import MAX_TEXT
 from ..decide.bots import BOT_NAMES
@@ -163,7 +163,7 @@ class _Args:
 
     def seed(self) -> int:
         """``seed``: any 64-bit integer, 0 when absent."""
-        seed = self.int_("seed", minimum=-(2**63), maximum=2**63 - 1, default=0)
+        seed = self.int_("seed", minimum=SEED_RANGE[0], maximum=SEED_RANGE[1], default=0)
         assert seed is not None
         return seed
 

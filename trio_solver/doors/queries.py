@@ -23,7 +23,7 @@ from ..decide.bots import make_bot
 from ..decide.evaluate import DEFAULT_PRECISION, GameEvaluation, advise_game
 from ..decide.evaluate import evaluate as _evaluate
 from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
-from ..decide.search import Advice, advise as _advise
+from ..decide.search import OBJECTIVES, Advice, advise as _advise
 from ..decide.stopping import DEFAULT_CONFIDENCE
 from ..errors import RecordError
 from ..game.events import Event, Turn
@@ -37,6 +37,7 @@ from ..infer import csp
 from ..infer.beliefs import Beliefs
 from ..infer.facts import STATE_BUDGET
 from ..infer.validate import Summary, check_record, explain_contradiction
+from ..words import one_of
 from ..report.analysis import DEFAULT_SAMPLES as DEFAULT_ANALYSE_SAMPLES
 from ..report.analysis import Analysis, analyse
 from ..report.render import describe_event, frame, move_json
@@ -44,9 +45,6 @@ from ..report.render import describe_event, frame, move_json
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
            "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
-#: What ``advise`` ranks by: the worth of the turn (the default), the chance of a trio, of winning this turn,
-#: or of winning the game.
-OBJECTIVES = ("turn", "trio", "win", "game")
 
 
 def validate(record: Record) -> Summary:
@@ -147,7 +145,7 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     if seat is None:
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if objective not in OBJECTIVES:
-        raise RecordError("objective", f'expected "turn", "trio", "win" or "game", got {show(objective)}')
+        raise RecordError("objective", f"expected {one_of(OBJECTIVES)}, got {show(objective)}")
     view = record.view(seat, after)
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
@@ -155,7 +153,7 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
         advice = advise_game(view, samples=samples, seed=seed,
                              confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
     else:
-        advice = _advise(view, objective)  # type: ignore[arg-type]
+        advice = _advise(view, objective)
     data = advice.to_json()
     data["after"] = len(view.events) if after is None else after
     return advice, data

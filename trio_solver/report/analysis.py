@@ -615,7 +615,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     if progress is not None and not callable(progress):
         raise ViewError(f"progress: expected a function of (done, total) or null, got {_args.show(progress)}")
     _args.int_in("samples", samples, 0, MAX_SAMPLES, ViewError, "a number of deals")
-    _args.int_in("seed", seed, -(2**63), 2**63 - 1, ViewError)
+    _args.int_in("seed", seed, *_args.SEED_RANGE, ViewError)
     stopping = Stopping(confidence, max(samples, 1), FIRST_BATCH)
     judge = stopping if samples > 0 else None
     known = set(record.known_seats())

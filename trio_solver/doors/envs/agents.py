@@ -79,11 +79,9 @@ class BotAgent:
         match: TrioMatch | None = getattr(raw, "match", None)
         if not isinstance(match, TrioMatch):
             raise ViewError(f"env: expected a trio_v0 environment that was reset, got {_args.show(env)}")
-        if match is None or match.current is None:
+        if match.current is None:
             raise IllegalMoveError("the game is over or not started")
-        if not isinstance(agent, str) or agent not in raw.agent_name_mapping:
-            raise ViewError(f"agent: expected one of {', '.join(raw.agent_name_mapping)}, got {_args.show(agent)}")
-        if raw.agent_name_mapping[agent] != match.current:
+        if raw.agent_name_mapping[raw._agent(agent)] != match.current:  # the env's own check of the name
             raise IllegalMoveError(f"{agent} is not the agent to act")
         return match_action(self.bot, match)
 
