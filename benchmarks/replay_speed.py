@@ -15,9 +15,10 @@ peak memory: reading it, the position after 1 event (``state``), the frames up t
     python benchmarks/replay_speed.py --longest
 
 With ``--failed-turns 1000,3000`` it times ``replay`` and ``analyse --quick`` on records of that many failed
-turns (whole deal, 3 players): how each grows with a record's length.
+turns (whole deal, 3 players): how each grows with a record's length (``--replay-only``: ``replay`` alone).
 
     python benchmarks/replay_speed.py --failed-turns 1000,2000,4000
+    python benchmarks/replay_speed.py --failed-turns 4000,8000,16000,32000 --replay-only
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def longest_record(events: int = MAX_EVENTS) -> Record:
                                         for k in range(events)]})
 
 
-def failed_turns(sizes: list[int]) -> None:
+def failed_turns(sizes: list[int], analysis: bool = True) -> None:
     """``replay`` (every frame) and the analysis by the turn (``analyse --quick``, every decision judged)
     of records of that many failed turns, CPU seconds each: how they grow with a record's length."""
     for n in sizes:
@@ -64,6 +65,9 @@ def failed_turns(sizes: list[int]) -> None:
         t = time.process_time()
         frames = len(queries.replay(record, "all")["frames"])
         replayed = time.process_time() - t
+        if not analysis:
+            print(f"{n:>6} failed turns: replay {frames} frames {replayed:6.2f} s CPU", flush=True)
+            continue
         t = time.process_time()
         decisions = len(analyse(record, samples=0).decisions)
         judged = time.process_time() - t
@@ -111,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--longest", action="store_true", help="time the longest record the format takes")
     p.add_argument("--failed-turns", metavar="N,N,...", default=None,
                    help="time replay and analyse --quick on records of that many failed turns")
+    p.add_argument("--replay-only", action="store_true", help="with --failed-turns: time replay alone")
     args = p.parse_args(argv)
     if args.failed_turns:
-        failed_turns([int(x) for x in args.failed_turns.split(",")])
+        failed_turns([int(x) for x in args.failed_turns.split(",")], analysis=not args.replay_only)
         return 0
     if args.longest:
         with tempfile.TemporaryDirectory() as tmp:

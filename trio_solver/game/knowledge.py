@@ -120,10 +120,10 @@ class PublicReader:
 
     def __init__(self) -> None:
         self._key: tuple[Any, int] | None = None
-        self._read_steps: tuple[LoggedStep, ...] = ()
+        self._read_steps: Sequence[LoggedStep] = ()
         self._hands: list[list[int | None]] = []
 
-    def _read(self, view: PlayerView) -> tuple[LoggedStep, ...]:
+    def _read(self, view: PlayerView) -> Sequence[LoggedStep]:
         """The steps of ``view``'s history, applied to the hands."""
         rules = view.rules
         steps = logged_steps(rules, view.first_player, view.events)

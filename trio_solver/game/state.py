@@ -349,17 +349,13 @@ class Game:
         rules = self.rules
         if seat is not None and not (type(seat) is int and 0 <= seat < rules.players):
             raise IllegalMoveError(f"view: there is no seat {_show(seat, 40)} (seats 0 to {rules.players - 1} or None)")
-        events = self.table.finished_events()
-        if rules.teams:
-            team = None if seat is None else rules.team_of(seat)
-            events = [e.hidden() if isinstance(e, Swap) and rules.team_of(e.seats[0]) != team else e
-                      for e in events]
+        events = self.table.history(None if seat is None else rules.team_of(seat))
         return PlayerView(
             rules,
             self.table.first_player,
             seat,
             None if seat is None else self.dealt.hands[seat],
-            tuple(events),
+            events,
             None if seat is None else tuple(self.hands[seat]),
             self.table.copy(),
         )

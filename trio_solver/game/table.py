@@ -23,13 +23,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from .. import limits
 from .._args import show as _show
 from .._json import fail, is_int, json_object
 from ..errors import IllegalMoveError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, where
+from .history import History, Log
 from .reveal import Reveal, Revealed
 from .rules import COPIES, Rules
 
@@ -95,7 +96,7 @@ class Table:
 
     #: The state, listed once: every field but ``rules`` and ``first_player`` changes during play.
     __slots__ = ("rules", "first_player", "_sizes", "_centre", "_to_move", "_turn", "_lo", "_hi", "_up",
-                 "_taken", "_winner", "_swap_open", "_events", "_last_trio", "_seen")
+                 "_taken", "_winner", "_swap_open", "_events", "_seen_by", "_last_trio", "_seen")
 
     def __init__(self, rules: Rules, first_player: int = 0) -> None:
         n = rules.players
@@ -113,7 +114,9 @@ class Table:
         self._taken: tuple[tuple[int, int], ...] = ()  # (seat, value) of every trio, in the order taken
         self._winner: int | None = None
         self._swap_open: list[int] = list(range(len(rules.teams_of_seats))) if rules.teams else []
-        self._events: list[Event] = []
+        self._events = History()
+        # in team play, the log as each team sees it (the other teams' swap cards secret), then as a spectator does
+        self._seen_by: tuple[History, ...] = (History(),) * (len(rules.teams_of_seats) + 1) if rules.teams else ()
         self._last_trio: TrioTaken | None = None
         self._seen: list[int | None] = [None] * rules.centre_size  # the value each slot last showed
 
@@ -139,15 +142,15 @@ class Table:
         t.first_player = self.first_player
         t._sizes, t._centre, t._to_move, t._turn = self._sizes[:], self._centre[:], self._to_move, self._turn[:]
         t._lo, t._hi, t._up, t._taken = self._lo[:], self._hi[:], self._up[:], self._taken
-        t._winner, t._swap_open, t._events = self._winner, self._swap_open[:], self._events[:]
+        t._winner, t._swap_open, t._events, t._seen_by = self._winner, self._swap_open[:], self._events, self._seen_by
         t._last_trio, t._seen = self._last_trio, self._seen[:]
         return t
 
     def snapshot(self) -> tuple[object, ...]:
-        """The changing state in a compact form for :meth:`restore` (the log is kept by its length)."""
+        """The changing state in a compact form for :meth:`restore` (the logs, immutable, are shared)."""
         return (self._sizes[:], self._centre[:], self._to_move, self._turn[:], self._lo[:], self._hi[:],
-                self._up[:], self._taken, self._winner, self._swap_open[:], len(self._events), self._last_trio,
-                self._seen[:])
+                self._up[:], self._taken, self._winner, self._swap_open[:], self._events, self._seen_by,
+                self._last_trio, self._seen[:])
 
     @staticmethod
     def _copied(snap: tuple[object, ...]) -> tuple[object, ...]:
@@ -156,9 +159,8 @@ class Table:
     def restore(self, snap: tuple[object, ...]) -> None:
         """Return to a state saved by :meth:`snapshot` of this same table (any number of times)."""
         (self._sizes, self._centre, self._to_move, self._turn, self._lo, self._hi, self._up, self._taken,
-         self._winner, self._swap_open, n_events, self._last_trio, self._seen) = self._copied(snap)  # type: ignore[assignment]
-        assert isinstance(n_events, int)
-        del self._events[n_events:]
+         self._winner, self._swap_open, self._events, self._seen_by, self._last_trio,
+         self._seen) = self._copied(snap)  # type: ignore[assignment]
 
     # -- reading ----------------------------------------------------------------
     @property
@@ -213,9 +215,9 @@ class Table:
         return tuple(self._swap_open)
 
     @property
-    def events(self) -> tuple[Event, ...]:
-        """The finished events, in order."""
-        return tuple(self._events)
+    def events(self) -> History:
+        """The finished events, in order (a :class:`~trio_solver.game.history.History`: no copy)."""
+        return self._events
 
     @property
     def last_trio(self) -> TrioTaken | None:
@@ -354,7 +356,7 @@ class Table:
     def _end_turn(self, taken: bool) -> None:
         n = len(self._sizes)
         seat = self._to_move
-        self._events.append(Turn(seat, tuple(self._turn)))
+        self._log((Turn(seat, tuple(self._turn)),) * (len(self._seen_by) + 1))
         lo, hi = self._lo, self._hi
         self._lo, self._hi = [0] * n, [0] * n
         slots = tuple(i for i, up in enumerate(self._up) if up)
@@ -417,13 +419,29 @@ class Table:
         team = self.rules.team_of(seats[0])
         self._swap_open = [t for t in self._swap_open if t != team]
         self._last_trio = None
-        self._events.append(Swap((seats[0], seats[1]), cards))
+        swap = Swap((seats[0], seats[1]), cards)
+        self._log((swap,) + tuple(swap if k == team else swap.hidden() for k in range(len(self._seen_by))))
+
+    def _log(self, event: tuple[Event, ...]) -> None:
+        """Log one event: ``event[0]`` as it was, then (team play) as each team and a spectator see it."""
+        self._events += event[:1]
+        if self._seen_by:
+            self._seen_by = tuple(h + (e,) for h, e in zip(self._seen_by, event[1:]))
 
     def finished_events(self) -> list[Event]:
         """The log, plus the turn in progress (if any) as a last, unfinished :class:`Turn`."""
+        return list(self.history())
+
+    def history(self, seen_by: int | None | Literal["all"] = "all") -> History:
+        """:meth:`finished_events` as a :class:`~trio_solver.game.history.History` (no copy of the log): as it
+        was (``"all"``), or as team ``seen_by`` sees it (``None``: a spectator), other teams' swap cards
+        secret."""
+        events = self._events
+        if seen_by != "all" and self._seen_by:
+            events = self._seen_by[-1 if seen_by is None else seen_by]
         if self._turn:
-            return self._events + [Turn(self._to_move, tuple(self._turn))]
-        return self._events[:]
+            return events + (Turn(self._to_move, tuple(self._turn)),)
+        return events
 
 
 # ---------------------------------------------------------------------------
@@ -480,28 +498,25 @@ class StepLog:
     def __init__(self, rules: Rules, first_player: int) -> None:
         self.key = (rules, first_player)
         self._reader = StepReader(rules, first_player)
-        self._steps: list[LoggedStep] = []
-        self._kept: tuple[LoggedStep, ...] = ()  # the steps as last handed out (one copy while none is added)
+        self._steps: Log[LoggedStep] = Log()
 
     def follows(self, rules: Rules, first_player: int, events: Sequence[Event]) -> bool:
         return self.key == (rules, first_player) and self._reader.follows(events)
 
-    def of(self, events: Sequence[Event]) -> tuple[LoggedStep, ...]:
+    def of(self, events: Sequence[Event]) -> Log[LoggedStep]:
         """The steps of ``events`` (which must :meth:`follow <follows>` the history read so far)."""
         for st in self._reader.read(events):
             event = events[st.event]
             mover = event.seat if isinstance(event, Turn) else 0
-            self._steps.append(LoggedStep(st.event, st.index, st.reveal, st.value, st.position, st.status,
-                                          st.trio, st.swap, st.table.used(mover), st.table.sizes[mover]))
-        if len(self._kept) != len(self._steps):
-            self._kept = tuple(self._steps)
-        return self._kept
+            self._steps += (LoggedStep(st.event, st.index, st.reveal, st.value, st.position, st.status,
+                                       st.trio, st.swap, st.table.used(mover), st.table.sizes[mover]),)
+        return self._steps
 
 
 _LOGS = threading.local()
 
 
-def logged_steps(rules: Rules, first_player: int, events: Sequence[Event]) -> tuple[LoggedStep, ...]:
+def logged_steps(rules: Rules, first_player: int, events: Sequence[Event]) -> Log[LoggedStep]:
     """The steps of a valid public history, as :func:`steps` gives them, kept (:class:`StepLog`): this
     thread's log goes on when ``events`` grows the history it read last, else starts again."""
     log = getattr(_LOGS, "log", None)
@@ -525,7 +540,7 @@ class StepReader:
 
     def __init__(self, rules: Rules, first_player: int) -> None:
         self.table = Table(rules, first_player)
-        self.events: tuple[Event, ...] = ()
+        self.events = History()
         # the next step to read: reveal ``_next[1]`` of event ``_next[0]``
         self._next = (0, 0)
 
@@ -534,7 +549,8 @@ class StepReader:
         i, j = self._next
         if events is self.events:  # the history read last, asked again (one object: nothing to compare)
             return True
-        if len(events) < len(self.events) or tuple(events[:i]) != self.events[:i]:
+        if len(events) < len(self.events) or (
+                events[:i] if isinstance(events, History) else tuple(events[:i])) != self.events.prefix(i):
             return False
         if i == len(self.events):
             return True
@@ -545,7 +561,7 @@ class StepReader:
     def read(self, events: Sequence[Event]) -> Iterator[Step]:
         """The steps of ``events`` not read yet (``events`` must :meth:`follow <follows>` what was read)."""
         table = self.table
-        self.events = tuple(events)
+        self.events = History.of(events)
         i, j = self._next
         while i < len(events):
             e = events[i]
@@ -602,7 +618,7 @@ T = TypeVar("T")
 
 
 def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, list[int] | None] = (None, None),
-          on_event: Callable[[T], None] | None = None, checker: CheapContradictions | None = None) -> list[Event]:
+          on_event: Callable[[T], None] | None = None, checker: CheapContradictions | None = None) -> History:
     """Replay ``events`` onto ``target``, checking every rule; return the events with their values.
 
     ``own`` is the viewer's seat and hand (changed in place as it changes) for the
@@ -613,7 +629,7 @@ def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, 
     table = target.table
     checker = checker if checker is not None else CheapContradictions(table.rules)
     seat, hand = own
-    filled: list[Event] = []
+    filled = History()
     last = len(events) - 1
     for i, event in enumerate(events):
         limits.check("replay")
@@ -621,9 +637,9 @@ def drive(target: Target[T], events: Sequence[RawEvent], own: tuple[int | None, 
             fail(where(i, event), f"the game is over: seat {table.winner} won at event {i - 1}", i)
         if isinstance(event, Swap):
             drive_swap(target, checker, i, event)
-            filled.append(event)
+            filled += (event,)
         else:
-            filled.append(_drive_turn(target, checker, i, event, seat, hand, last))
+            filled += (_drive_turn(target, checker, i, event, seat, hand, last),)
         if on_event is not None:
             on_event(target.snapshot(filled))
     return filled

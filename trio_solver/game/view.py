@@ -38,6 +38,7 @@ from .._args import show as _show
 from .._json import fail, is_int
 from ..errors import IllegalMoveError, NotationError, RecordError, TrioError, ViewError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events, where
+from .history import History
 from .table import CheapContradictions, Outcome, Table, drive, drive_reveal, drive_swap
 from .reveal import Reveal, Revealed
 from .rules import VALUES, Rules, read_cards, read_position_head
@@ -50,8 +51,8 @@ __all__ = ["PlayerView", "replay_view"]
 class PlayerView:
     """The information of ``seat`` (``None``: a spectator) at one moment of a game.
 
-    ``events`` is the public history in order; its last element may be a turn in
-    progress. ``initial_hand`` is the viewer's hand as dealt (``None`` for a
+    ``events`` is the public history in order (a :class:`~trio_solver.game.history.History`, which
+    behaves as a tuple); its last element may be a turn in progress. ``initial_hand`` is the viewer's hand as dealt (``None`` for a
     spectator); ``hand`` is the viewer's hand now, including its cards that lie
     face up in the turn in progress.
     """
@@ -60,7 +61,7 @@ class PlayerView:
     first_player: int
     seat: int | None
     initial_hand: tuple[int, ...] | None
-    events: tuple[Event, ...]
+    events: History
     hand: tuple[int, ...] | None
     _table: Table = field(repr=False)
     #: the replay that built this position, to go on from (:meth:`push`); built on demand
@@ -112,7 +113,7 @@ class PlayerView:
             last = self.events[-1]
             assert isinstance(last, Turn)
             i, turn = len(self.events) - 1, Turn(last.seat, last.reveals + (shown,))
-            events = self.events[:-1] + (turn,)
+            events = self.events.prefix(i) + (turn,)
         else:
             i, turn = len(self.events), Turn(self.to_move, (shown,))
             events = self.events + (turn,)
@@ -156,10 +157,11 @@ class PlayerView:
         if not self.events:
             raise IllegalMoveError("pop: nothing to take back")
         last = self.events[-1]
+        before = self.events.prefix(len(self.events) - 1)
         if isinstance(last, Turn) and len(last.reveals) > 1:
-            events = self.events[:-1] + (Turn(last.seat, last.reveals[:-1]),)
+            events = before + (Turn(last.seat, last.reveals[:-1]),)
         else:
-            events = self.events[:-1]
+            events = before
         try:
             return replay_view(self.rules, events, seat=self.seat, hand=self.initial_hand,
                                first_player=self.first_player)
@@ -396,10 +398,10 @@ class _ViewTarget:
         self.table.apply_swap(swap.seats, swap.cards)
 
     def snapshot(self, events: Sequence[Event]) -> PlayerView:
-        return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, tuple(events),
+        return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, History.of(events),
                           None if self.own is None else tuple(self.own), self.table.copy())
 
-    def view(self, events: tuple[Event, ...], replayer: _Replayer, parent: PlayerView | None) -> PlayerView:
+    def view(self, events: History, replayer: _Replayer, parent: PlayerView | None) -> PlayerView:
         """The position now, owning this target's table (``replayer`` copies it before going on)."""
         return PlayerView(self.table.rules, self.table.first_player, self.seat, self.initial, events,
                           None if self.own is None else tuple(self.own), self.table, replayer, parent)
@@ -440,7 +442,7 @@ def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand
     target = _ViewTarget(rules, first_player, seat, own)
     checker = CheapContradictions(rules)
     filled = drive(target, events, (seat, target.own), on_event, checker)
-    return target.view(tuple(filled), _Replayer(target, checker), None)
+    return target.view(filled, _Replayer(target, checker), None)
 
 
 def replay_view(
@@ -463,6 +465,6 @@ def replay_view(
     """
     if not isinstance(rules, Rules):
         raise RecordError("rules", f"expected Rules, got {type(rules).__name__}")
-    if not isinstance(events, (list, tuple)) or not all(isinstance(e, (Turn, Swap)) for e in events):
+    if not isinstance(events, (list, tuple, History)) or not all(isinstance(e, (Turn, Swap)) for e in events):
         raise RecordError("events", "expected a sequence of Turn and Swap events")
     return _replay_raw(rules, [raw_event(e) for e in events], seat, hand, first_player, on_event)
