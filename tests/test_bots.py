@@ -291,3 +291,16 @@ def test_the_memory_bot_never_hands_back_what_its_partner_gave_it() -> None:
                 received[b].add(va)
                 swaps += 1
     assert swaps > 30
+
+
+def test_every_bot_refuses_a_position_left_with_no_card() -> None:
+    """A position built by hand whose last trio took every card in play: no reveal is legal and the game is
+    not won. Every bot says so in one line of the library's own error, not with a crash."""
+    game = Game.constructed(Rules(3), [[1, 1, 1], [], []], [None] * 9)
+    for _ in range(3):
+        game.reveal(Reveal.lowest(0))
+    assert not game.over and game.legal_reveals() == []
+    for name in BOT_NAMES:
+        with pytest.raises(ViewError) as caught:
+            make_bot(name, random.Random(1)).choose_reveal(game.view(game.to_move))
+        assert "\n" not in str(caught.value)

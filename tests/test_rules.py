@@ -371,6 +371,15 @@ def test_stuck_turn_in_the_engine_returns_the_cards() -> None:
     assert g.to_move == 2 and g.centre[0] == 8
 
 
+def test_a_position_with_no_card_in_play_is_refused() -> None:
+    """A position built with no card anywhere could never be played: no reveal is legal and no one can win."""
+    with pytest.raises(IllegalMoveError, match="no card in play"):
+        Table.constructed(Rules(3), [0, 0, 0], [False] * 9)
+    with pytest.raises(IllegalMoveError, match="no card in play"):
+        Game.constructed(Rules(4, teams=True), [[], [], [], []], [])
+    assert Game.constructed(Rules(3), [[], [], []], [4] + [None] * 8).legal_reveals() == [C(0)]
+
+
 # ---------------------------------------------------------------------------
 # Winning
 

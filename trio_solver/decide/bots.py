@@ -63,6 +63,8 @@ def _check_view(view: object, reveal: bool) -> None:
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
     if reveal and view.over:
         raise ViewError(f"view: the game is over (seat {view.winner} won): there is no reveal to choose")
+    if reveal and not any(view.sizes) and not any(view.centre_present):
+        raise ViewError("view: no card is left in play (a position built by hand): there is no reveal to choose")
 
 
 class RandomBot:

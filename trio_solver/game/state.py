@@ -193,7 +193,8 @@ class Game:
         for puzzles and tests. Its :attr:`dealt` is not a full deck.
 
         Raises :class:`RulesError` / :class:`IllegalMoveError` for arguments of the wrong type or
-        shape: one hand per seat, at most 9 centre slots, card values 1 to 12 (at most 3 of each)."""
+        shape: one hand per seat, at most 9 centre slots, card values 1 to 12 (at most 3 of each), and at least
+        one card in play."""
         _args.instance("rules", rules, Rules, RulesError)
         if (not isinstance(hands, (list, tuple)) or len(hands) != rules.players
                 or not all(isinstance(h, (list, tuple)) and len(h) <= 36 and all(_args.is_int(v) and 1 <= v <= 12

@@ -122,12 +122,16 @@ class Table:
 
     @classmethod
     def constructed(cls, rules: Rules, sizes: Sequence[int], centre: Sequence[bool], to_move: int = 0) -> Table:
-        """A position no dealt game need reach (hand sizes and occupied slots given), for puzzles and tests."""
+        """A position no dealt game need reach (hand sizes and occupied slots given), for puzzles and tests.
+        Raises :class:`IllegalMoveError` for sizes and slots that do not fit the rules, or no card at all."""
         t = cls(rules, to_move)
         if len(sizes) != rules.players or len(centre) != rules.centre_size or any(
                 type(s) is not int or s < 0 for s in sizes):
             raise IllegalMoveError(f"constructed table: {len(sizes)} hand sizes and {len(centre)} slots do not fit "
                                    f"{rules.players} players and {rules.centre_size} slots")
+        if not any(sizes) and not any(centre):
+            raise IllegalMoveError("constructed table: no card in play (no reveal could be made, and no one "
+                                   "could ever win)")
         t._sizes = list(sizes)
         t._centre = [bool(c) for c in centre]
         # the swap moment before the first turn, as after a trio, is closed to a team with an empty hand
