@@ -10,7 +10,7 @@ step of the board), from every hand and from one seat's view.
 With ``--longest`` it times instead the longest record the format takes (``MAX_EVENTS`` failed turns of
 3 players, each showing the same two centre cards), each step in a fresh process, with that process's
 peak memory: reading it, the position after 1 event (``state``), the frames up to event 1 and up to
-5,000 (``replay --after``), and every frame under a 10 s time limit.
+5,000 (``replay --after``), and every frame, under a 10 s time limit and without one.
 
     python benchmarks/replay_speed.py --longest
 
@@ -88,6 +88,8 @@ def _step(job: tuple[str, str]) -> tuple[float, float, str]:
         elif what == "every frame, 10 s limit":
             with limits.time_limit(10):
                 out = f"{len(queries.replay(record, 'all')['frames'])} frames"
+        elif what == "every frame":
+            out = f"{len(queries.replay(record, 'all')['frames'])} frames"
         else:
             out = f"{len(record.events)} events"
     except TrioError as e:
@@ -100,7 +102,7 @@ def longest(directory: str) -> None:
     longest_record().save(path)
     print(f"the longest record: {MAX_EVENTS:,} events, {os.path.getsize(path) / 1e6:.1f} MB")
     steps = ["read", "state after 1 event", "replay up to event 1", "replay up to event 5000",
-             "every frame, 10 s limit"]
+             "every frame, 10 s limit", "every frame"]
     ctx = multiprocessing.get_context("spawn")
     for what in steps:
         with ctx.Pool(1, maxtasksperchild=1) as pool:

@@ -20,6 +20,7 @@ from trio_solver.game.rules import Mode, Rules
 from trio_solver.run.simulate import play_game
 from trio_solver.game.events import Swap, TurnStatus
 from trio_solver.game.view import PlayerView
+from trio_solver.decide.search import advise
 
 ALL_RULES = tuple(
     Rules(n, mode, teams)
@@ -301,6 +302,8 @@ def test_every_bot_refuses_a_position_left_with_no_card() -> None:
         game.reveal(Reveal.lowest(0))
     assert not game.over and game.legal_reveals() == []
     for name in BOT_NAMES:
-        with pytest.raises(ViewError) as caught:
+        with pytest.raises(ViewError, match="no card is left in play") as caught:
             make_bot(name, random.Random(1)).choose_reveal(game.view(game.to_move))
         assert "\n" not in str(caught.value)
+    with pytest.raises(ViewError, match="no card is left in play"):
+        advise(game.view(game.to_move))

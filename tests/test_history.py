@@ -7,12 +7,17 @@ import pickle
 import random
 import threading
 
+import numpy as np
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trio_solver import Game, Record, Rules
 from trio_solver.game.history import History, Log
-from trio_solver.game.view import PlayerView
+from trio_solver.game.events import Turn
+from trio_solver.game.reveal import Reveal
+from trio_solver.game.view import PlayerView, replay_view
 
 
 def _same(log: Log[int], model: tuple[int, ...], rng: random.Random) -> None:
@@ -29,10 +34,20 @@ def _same(log: Log[int], model: tuple[int, ...], rng: random.Random) -> None:
         step = rng.choice([None, None, 1, 2, -1])
         assert tuple(log[a:b:step]) == model[a:b:step]
         assert tuple(log[a:]) == model[a:] and tuple(log[:b]) == model[:b]
+    if model:
+        assert log[np.int64(0)] == model[0]
+    other = model[:-1] + (model[-1] + 1,) if model else (0,)
+    assert (log < other) == (model < other) and (log >= other) == (model >= other)
+    assert sorted([log, other]) == sorted([model, other])
     m = rng.randrange(len(model) + 1)
     cut = log.prefix(m)
     assert isinstance(cut, Log) and cut == model[:m] and log[:m] == model[:m]
-    assert (5,) + log == (5,) + model
+    assert (5,) + log == (5,) + model and isinstance((5,) + log, tuple)
+    with pytest.raises(TypeError):
+        [5] + log  # type: ignore[operator]  # as [5] + a tuple
+    grown = [5]
+    grown += log
+    assert grown == [5, *model]
 
 
 @settings(max_examples=120, deadline=None)
@@ -133,3 +148,35 @@ def test_a_team_view_hides_other_teams_swaps_in_its_own_shared_history() -> None
     assert theirs[0].events[0].cards is None and spectator[0].events[0].cards is None  # type: ignore[union-attr]
     finished = [v for v in mine if not v.turn]
     assert len({id(v.events._shared) for v in finished}) == 1
+
+
+def test_views_taken_in_the_middle_of_turns_copy_no_history() -> None:
+    """A view taken before every reveal of a long game (its turn in progress stands at the end of its
+    history) leaves the table's log in one list, and every finished event goes on in that list."""
+    game = Game.deal(Rules(3), seed=5)
+    other = next(j for j in range(1, len(game.centre)) if game.centre[j] != game.centre[0])
+    start = game.table.events
+    for k in range(60):  # 60 failed turns, each seen before its second reveal
+        game.reveal(Reveal.centre(0))
+        view = game.view(game.to_move)
+        assert len(view.events) == k + 1 and view.events[-1] == Turn(game.to_move, ((Reveal.centre(0), game.centre[0]),))
+        game.reveal(Reveal.centre(other))
+    assert game.table.events._shared is start._shared and len(game.table.events) == 60
+    assert all(isinstance(e, Turn) and len(e.reveals) == 2 for e in game.table.events)
+
+
+def test_a_history_replays_as_the_tuple_it_equals() -> None:
+    """``Game.replay`` and ``replay_view`` take a position's history as they take the tuple of its events."""
+    game = Game.deal(Rules(4, teams=True), seed=9)
+    rng = random.Random(2)
+    for _ in range(40):
+        if game.over:
+            break
+        game.reveal(rng.choice(game.legal_reveals()))
+    events = game.table.events
+    assert isinstance(events, History)
+    assert Game.replay(game.rules, game.dealt, events, game.first_player) == \
+        Game.replay(game.rules, game.dealt, tuple(events), game.first_player)
+    view = game.view(1)
+    again = replay_view(game.rules, view.events, seat=1, hand=view.initial_hand, first_player=game.first_player)
+    assert again == view and again.events == tuple(view.events)

@@ -34,7 +34,7 @@ from ..game.events import Swap
 from ..game.reveal import Reveal
 from ..game.rules import SEVEN
 from .scoring import LEAK_WEIGHT, solver_choice, solver_scores
-from .search import Evaluation
+from .search import Evaluation, check_decision_view
 from .memory import Memory, MemoryTracker, Remembering, opening_scores, unaccounted
 from .rollout import ModelBot
 from ..game.view import PlayerView
@@ -57,16 +57,6 @@ class Bot(Protocol):
         ...
 
 
-def _check_view(view: object, reveal: bool) -> None:
-    """Raise :class:`ViewError` unless ``view`` is a position a bot can decide in."""
-    if not isinstance(view, PlayerView):
-        raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
-    if reveal and view.over:
-        raise ViewError(f"view: the game is over (seat {view.winner} won): there is no reveal to choose")
-    if reveal and not any(view.sizes) and not any(view.centre_present):
-        raise ViewError("view: no card is left in play (a position built by hand): there is no reveal to choose")
-
-
 class RandomBot:
     """Uniformly random legal reveals; swaps a random card half of the time."""
 
@@ -76,11 +66,11 @@ class RandomBot:
         self.rng = rng
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        _check_view(view, True)
+        check_decision_view(view, True)
         return self.rng.choice(view.legal_reveals())
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        _check_view(view, False)
+        check_decision_view(view, False)
         if not view.hand or self.rng.random() < 0.5:
             return None
         return self.rng.choice(view.hand)
@@ -97,7 +87,7 @@ class MemoryBot:
         self._remember = Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        _check_view(view, True)
+        check_decision_view(view, True)
         mem = self._remember(view)
         legal = view.legal_reveals()
         face = view.turn
@@ -133,7 +123,7 @@ class MemoryBot:
         return scored[0][2]
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        _check_view(view, False)
+        check_decision_view(view, False)
         hand = view.hand or ()
         if not hand:
             return None
@@ -184,7 +174,7 @@ class SolverBot:
         self._remember = Remembering()
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        _check_view(view, True)
+        check_decision_view(view, True)
         return self.first_best(self.scores(view))
 
     @staticmethod
@@ -199,7 +189,7 @@ class SolverBot:
         return solver_scores(view, leak_weight=self.leak_weight, remember=self._remember)
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        _check_view(view, False)
+        check_decision_view(view, False)
         return pairing_swap(view)
 
 
@@ -218,11 +208,11 @@ class PlayoutBot(ModelBot):
         super().__init__(rng, ExpertBot.policy)
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
-        _check_view(view, True)
+        check_decision_view(view, True)
         return super().choose_reveal(view)
 
     def choose_swap(self, view: PlayerView) -> int | None:
-        _check_view(view, False)
+        check_decision_view(view, False)
         return super().choose_swap(view)
 
 

@@ -67,7 +67,7 @@ from ..game.reveal import Reveal
 from .reading import EXACT_MAX_PLAYERS, EXACT_POOL, MEMORY_POOL, PolicyReading, readable, sharp_seats
 from .rollout import public_memory
 from .scoring import bot_order, solver_score
-from .search import Advice, Evaluation, advise
+from .search import Advice, Evaluation, advise, check_decision_view
 from .swaps import pairing_order
 from ..game.view import PlayerView
 
@@ -184,6 +184,7 @@ class TiesExpertBot:
         return sorted(bot_order(view, evaluations), key=lambda e: -round(self.score(view, e), 12))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
+        check_decision_view(view, True)
         beliefs = Beliefs(view, read=self.read)
         advice = advise(view, "trio", beliefs=beliefs)
         seed = self.rng.getrandbits(32)  # drawn at every decision, so the stream does not depend on the path

@@ -43,6 +43,7 @@ from ..words import one_of, percent, pm
 from .._display import html_of
 
 __all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "OBJECTIVES", "PlanStep", "Evaluation", "Advice", "advise",
+           "check_decision_view",
            "turn_score", "live_links", "goal_weights"]
 
 #: What an :class:`Advice` ranks by: the turn's chances (``"turn"``, ``"trio"``, ``"win"``, :func:`advise`)
@@ -346,6 +347,22 @@ def live_links(view: PlayerView, v: int) -> list[int]:
     return [w for w in view.rules.link_graph.neighbors(v) if w not in taken and w != SEVEN]
 
 
+def check_decision_view(view: object, reveal: bool) -> None:
+    """Raise :class:`~trio_solver.errors.ViewError` unless ``view`` is a position a bot can decide in: a
+    :class:`PlayerView`, and for a reveal (``reveal``) one of a game not over with a card still in play."""
+    if not isinstance(view, PlayerView):
+        raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+    if reveal and view.over:
+        raise ViewError(f"view: the game is over (seat {view.winner} won): there is no reveal to choose")
+    if reveal and _no_card_left(view):
+        raise ViewError("view: no card is left in play (a position built by hand): there is no reveal to choose")
+
+
+def _no_card_left(view: PlayerView) -> bool:
+    """Whether no card is in play (a position built by hand whose last trio took every card)."""
+    return not any(view.sizes) and not any(view.centre_present)
+
+
 def advise(view: PlayerView, objective: TurnObjective = "turn", *, beliefs: Beliefs | None = None) -> Advice:
     """Evaluate every legal reveal for the seat to move, on its own exact beliefs.
 
@@ -358,7 +375,7 @@ def advise(view: PlayerView, objective: TurnObjective = "turn", *, beliefs: Beli
     mover's own card that the table does not know comes last (a failure would show it).
 
     ``view`` must be the view of the seat to move (its hand known). Raises
-    :class:`~trio_solver.errors.ViewError` otherwise, when the game is over, for an ``objective``
+    :class:`~trio_solver.errors.ViewError` otherwise, when the game is over or no card is left, for an ``objective``
     other than those of :data:`TURN_OBJECTIVES`, or ``beliefs`` that are not the :class:`Beliefs` of
     ``view``.
     """
@@ -370,6 +387,8 @@ def advise(view: PlayerView, objective: TurnObjective = "turn", *, beliefs: Beli
         raise ViewError("beliefs: expected None or the Beliefs of this view")
     if view.over:
         raise ViewError(f"the game is over (seat {view.winner} won): there is nothing to advise")
+    if _no_card_left(view):
+        raise ViewError("no card is left in play (a position built by hand): there is nothing to advise")
     if view.seat is None or view.hand is None:
         raise ViewError(f"advice is for the seat to move (seat {view.to_move}); a spectator has no hand")
     if view.seat != view.to_move:

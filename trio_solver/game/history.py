@@ -13,6 +13,7 @@ slices into a tuple (a prefix into a log), adds a sequence, and pickles as a tup
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, islice
@@ -72,6 +73,8 @@ class Log(Sequence[T]):
 
     def __getitem__(self, i: int | slice) -> T | Sequence[T]:
         n = self._n
+        if type(i) is int and 0 <= i < n:  # the common case first
+            return self._shared[i]
         if isinstance(i, slice):
             start, stop, step = i.indices(len(self))
             if step != 1:
@@ -80,8 +83,7 @@ class Log(Sequence[T]):
                 return self.prefix(stop)
             stop = max(start, stop)
             return tuple(self._shared[start:min(stop, n)]) + self._tail[max(start - n, 0):max(stop - n, 0)]
-        if not isinstance(i, int):
-            raise TypeError(f"log indices must be integers or slices, not {type(i).__name__}")
+        i = operator.index(i)
         k = i + len(self) if i < 0 else i
         if not 0 <= k < len(self):
             raise IndexError("log index out of range")
@@ -123,14 +125,20 @@ class Log(Sequence[T]):
             if len(shared) == n:
                 shared.extend(tail)
                 return self._of(shared, n + k)
-        if n + k <= len(shared) and all(a is b for a, b in zip(islice(shared, n, n + k), tail)):
+        if n + k <= len(shared) and all(a is b for a, b in zip(shared[n:n + k], tail)):
             return self._of(shared, n + k)
         return self._of(shared[:n] + list(tail), n + k)
 
-    def __radd__(self, other: Sequence[T]) -> tuple[T, ...]:
-        if not isinstance(other, (tuple, list)):
+    def __radd__(self, other: tuple[T, ...]) -> tuple[T, ...]:
+        """``tuple + log``: a tuple, as ``tuple + tuple`` is (a list, as with a tuple, takes no log)."""
+        if not isinstance(other, tuple):
             return NotImplemented
-        return tuple(other) + tuple(self)
+        return other + tuple(self)
+
+    def then(self, *items: T) -> Self:
+        """This log followed by ``items``, kept in the private tail whatever its length: for an item that
+        stands for a moment only (a turn in progress), so that it never enters the shared list."""
+        return self._of(self._shared, self._n, self._tail + items)
 
     # -- a value ---------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -144,6 +152,18 @@ class Log(Sequence[T]):
             return len(other) == len(self) and tuple(self) == other
         return NotImplemented
 
+    def __lt__(self, other: object) -> bool:
+        return tuple(self) < _as_tuple(other)
+
+    def __le__(self, other: object) -> bool:
+        return tuple(self) <= _as_tuple(other)
+
+    def __gt__(self, other: object) -> bool:
+        return tuple(self) > _as_tuple(other)
+
+    def __ge__(self, other: object) -> bool:
+        return tuple(self) >= _as_tuple(other)
+
     def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash(tuple(self))
@@ -154,6 +174,13 @@ class Log(Sequence[T]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (tuple(self),))
+
+
+def _as_tuple(other: object) -> tuple[Any, ...]:
+    """``other`` for an ordering against a log: a tuple or a log (else ``TypeError``, as a tuple would)."""
+    if isinstance(other, (tuple, Log)):
+        return tuple(other)
+    raise TypeError(f"'<' and the other orderings are not supported between a log and {type(other).__name__}")
 
 
 class History(Log[Event]):

@@ -30,6 +30,7 @@ from .._args import show as _show
 from .._json import fail, is_int, json_object
 from ..errors import IllegalMoveError, RecordError, RulesError, ViewError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events
+from .history import Log
 from .table import Outcome, Table, drive
 from .reveal import Reveal, Revealed
 from .rules import COPIES, VALUES, Rules, read_cards, read_position_head
@@ -223,7 +224,7 @@ class Game:
         against the deal; raises :class:`~trio_solver.errors.RecordError` naming the event at fault.
         ``undo=False`` keeps no undo history (the memory of a long record's replay stays that of one
         position)."""
-        if not isinstance(events, (list, tuple)) or not all(isinstance(e, (Turn, Swap, RawTurn)) for e in events):
+        if not isinstance(events, (list, tuple, Log)) or not all(isinstance(e, (Turn, Swap, RawTurn)) for e in events):
             raise RecordError("events", "expected a sequence of Turn and Swap events")
         try:
             game = cls(rules, deal, first_player)

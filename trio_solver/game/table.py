@@ -444,7 +444,7 @@ class Table:
         if seen_by != "all" and self._seen_by:
             events = self._seen_by[-1 if seen_by is None else seen_by]
         if self._turn:
-            return events + (Turn(self._to_move, tuple(self._turn)),)
+            return events.then(Turn(self._to_move, tuple(self._turn)))
         return events
 
 

@@ -38,7 +38,7 @@ from .._args import show as _show
 from .._json import fail, is_int
 from ..errors import IllegalMoveError, NotationError, RecordError, TrioError, ViewError
 from .events import Event, RawEvent, RawTurn, Swap, Turn, TurnStatus, event_to_json, raw_event, read_events, where
-from .history import History
+from .history import History, Log
 from .table import CheapContradictions, Outcome, Table, drive, drive_reveal, drive_swap
 from .reveal import Reveal, Revealed
 from .rules import VALUES, Rules, read_cards, read_position_head
@@ -432,7 +432,7 @@ def _replay_raw(rules: Rules, events: Sequence[RawEvent], seat: int | None, hand
         fail("viewer", "a viewer needs both a seat and a hand")
     if not is_int(first_player) or not 0 <= first_player < rules.players:
         fail("first_player", f"expected a seat 0 to {rules.players - 1}, got {_show(first_player)}")
-    if not isinstance(events, (list, tuple)) or not all(isinstance(e, (RawTurn, Swap)) for e in events):
+    if not isinstance(events, (list, tuple, Log)) or not all(isinstance(e, (RawTurn, Swap)) for e in events):
         fail("events", "expected a sequence of Turn and Swap events")
     own: tuple[int, ...] | None = None
     if seat is not None and hand is not None:
@@ -465,6 +465,6 @@ def replay_view(
     """
     if not isinstance(rules, Rules):
         raise RecordError("rules", f"expected Rules, got {type(rules).__name__}")
-    if not isinstance(events, (list, tuple, History)) or not all(isinstance(e, (Turn, Swap)) for e in events):
+    if not isinstance(events, (list, tuple, Log)) or not all(isinstance(e, (Turn, Swap)) for e in events):
         raise RecordError("events", "expected a sequence of Turn and Swap events")
     return _replay_raw(rules, [raw_event(e) for e in events], seat, hand, first_player, on_event)
