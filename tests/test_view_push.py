@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -86,3 +88,25 @@ def test_push_refuses_what_a_replay_refuses() -> None:
     assert view == game.view(0) and not view.events  # unchanged by the refused pushes
     last = v1.events[-1]
     assert isinstance(last, Turn) and last.seat == game.to_move and len(v1.events) == 1
+
+
+def test_a_long_push_chain_pickles_as_the_position_alone() -> None:
+    """A position reached by a long chain of pushes (random reveals) pickles and deep-copies to the same
+    value, as small as the same position replayed (the chain of earlier positions is not kept), and pops
+    as the original does."""
+    rules = Rules(3)
+    game = Game.deal(rules, seed=4)
+    rng = random.Random(4)
+    view = PlayerView.start(rules, 0, game.hands[0], game.first_player)
+    pushes = 0
+    while pushes < 1000 and not game.over:
+        reveal = rng.choice(game.legal_reveals())
+        view = view.push(reveal, game.reveal(reveal).value)
+        pushes += 1
+    assert pushes >= 800  # deeper than pickle's recursion allowed with the chain kept
+    fresh = replay_view(rules, view.events, seat=0, hand=view.initial_hand, first_player=view.first_player)
+    again = pickle.loads(pickle.dumps(view))
+    _same(again, view)
+    _same(copy.deepcopy(view), view)
+    assert len(pickle.dumps(view)) <= len(pickle.dumps(fresh)) + 200
+    _same(again.pop(), view.pop())

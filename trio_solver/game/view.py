@@ -179,6 +179,12 @@ class PlayerView:
         return replayer.copy()
 
     # -- values --------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle or a deep copy keeps: the position, without the replay that built it or the positions
+        :meth:`push` came through (built again when asked for), so that its size and depth do not grow with
+        the chain of pushes behind it."""
+        return {**self.__dict__, "_replayer": None, "_parent": None}
+
     def _identity(self) -> tuple[object, ...]:
         return (self.rules, self.first_player, self.seat, self.initial_hand, self.events)
 
