@@ -144,7 +144,7 @@ def test_constructed_blunder_is_labelled_with_its_loss() -> None:
     assert (s0.decisions, s0.blunders, s0.mistakes) == (2, 1, 1)
     assert s0.average_loss == pytest.approx(((1 - P_H0) + P_H0) / 2, abs=1e-12)
     assert any("Blunder" in m.text and m.event == 0 and m.kind == "decision" for m in a.moments)
-    assert any("l0 gave a certain trio" in m.text for m in a.moments)
+    assert any("l0 would have given a certain trio" in m.text for m in a.moments)
 
 
 def test_labels_follow_thresholds() -> None:

@@ -82,7 +82,11 @@ def test_key_moments_are_few_ordered_and_the_largest(example: tuple[Record, obje
     assert order == sorted(order)
     for m in told:  # each says what was played, what was better and why, in chances
         d = decisions[m.decision]
-        assert f"played {d.played} (showed {d.shown}), better {d.best}" in m.text
+        assert f"played {d.played} (" in m.text and f", showed {d.shown}), better {d.best} (" in m.text
+        for r in (d.played, d.best):  # each reveal also in a player's words: whose card, which end
+            place = "a centre card" if r.is_centre else (
+                f"{a.players[r.index]}'s{' own' if r.index == d.seat else ''} {r.kind} card")  # type: ignore[attr-defined]
+            assert f"{r} ({place}" in m.text
         assert "chance of a trio" in m.text or "certain" in m.text
         assert m.text.endswith(f", loss {d.loss * 100:.1f}%.")  # in percent, as the tables give it
     # trios told: the winning one, and those that came from a poor decision that made the trio less likely

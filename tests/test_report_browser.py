@@ -142,6 +142,13 @@ def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
     page.locator("#chart-phone .pt").nth(5).click()
     assert "Played" in page.locator("#verdict").inner_text()
     assert page.locator("#chart-phone .pt.sel").count() == 1
+    # a box wider than the phone says that it scrolls: a shadow on each side with more to see (covers that
+    # scroll with the content hide it at either end), the list of every reveal and the position panel alike
+    every = page.locator(".wrap").last
+    assert every.evaluate("e => e.scrollWidth > e.clientWidth + 100")
+    for box in (every, page.locator("#position pre").first):
+        style = box.evaluate("e => [getComputedStyle(e).backgroundAttachment, getComputedStyle(e).backgroundImage]")
+        assert style[0] == "local, local, scroll, scroll" and style[1].count("linear-gradient") == 4
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.close()
 

@@ -195,7 +195,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     point.click()
     expect(page.locator("#position")).to_contain_text(f"After 7 of {n} events")
     expect(page.locator("#decisions li")).not_to_have_count(0)
-    # each labelled decision with its loss and the paired standard error, as `analyse --json` has them
+    # each labelled decision with its loss and the interval its label goes by, as `analyse --json` has them
     want = cli_json(capsys, "analyse", "--json", str(path))
     labelled = [d for d in want["decisions"] if d["label"]]
     assert labelled and all(d["loss_stderr"] is not None for d in labelled)
@@ -204,7 +204,7 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
         [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
          f"played {short(d['played'])}={d['shown']} — {d['verdict']}; best {short(d['best'])}, "
-         f"loss {pm(d['loss'], d['loss_stderr'])} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)})"
+         f"loss {percent(d['loss'], 1)} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)})"
          for d in labelled])
     # the chart's points name a better reveal only where the loss is told apart from 0
     tips = [page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""

@@ -733,25 +733,36 @@ def _reason(d: Decision) -> str:
     def chance(p_trio: float, p_win: float) -> str:
         if p_win >= 1 - 1e-9:
             return "a certain win"
-        trio = "a certain trio" if p_trio >= 1 - 1e-9 else f"{article(_pct(p_trio))} {_pct(p_trio)} chance of a trio"
+        trio = ("a certain trio" if p_trio >= 1 - 1e-9 else "no chance of a trio" if p_trio <= 1e-9
+                else f"{article(_pct(p_trio))} {_pct(p_trio)} chance of a trio")
         return trio + (f" ({_pct(p_win)} to win the game now)" if p_win > 0.005 else "")
 
-    turn = (f"{d.best} gave {chance(d.p_trio_best, d.p_win_best)}, "
-            f"{d.played} {chance(d.p_trio_played, d.p_win_played)}")
+    turn = (f"{d.best} would have given {chance(d.p_trio_best, d.p_win_best)}, "
+            f"{d.played} gave {chance(d.p_trio_played, d.p_win_played)}")
     if d.p_game_played is None or d.p_game_best is None:
         return turn
     why = "; less chance of a trio now, more of the game" if d.p_trio_best < d.p_trio_played - 1e-9 else ""
-    return (f"{d.best} kept {article(_pct(d.p_game_best))} {_pct(d.p_game_best)} chance to win the game, "
-            f"{d.played} {_pct(d.p_game_played)} (this turn: {turn}){why}")
+    return (f"with {d.best} the chance to win the game would have been {_pct(d.p_game_best)}, with {d.played} "
+            f"it was {_pct(d.p_game_played)} (this turn: {turn}){why}")
 
 
 def _verdict(d: Decision) -> str:
-    """The verdict and the loss in words: ``Mistake (perhaps a blunder), loss 14.0% ± 2.0% (likely 10.1% to 17.9%).``"""
+    """The verdict and the loss in words, with one range: ``Mistake (perhaps a blunder), loss 14.0% (likely 10.1%
+    to 17.9%).`` (the confidence interval the label goes by; the standard error stays in the JSON)."""
     words = d.verdict.capitalize()
     if d.loss_low is None or d.loss_high is None:
         return f"{words}, loss {_pct(d.loss, 1)}."
-    # "likely": the confidence interval, which is not the ± of the standard error (and need not be even)
-    return f"{words}, loss {_pm(d.loss, d.loss_stderr)} (likely {_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
+    return f"{words}, loss {_pct(d.loss, 1)} (likely {_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
+
+
+def _place(reveal: Reveal, names: Sequence[str], mover: int) -> str:
+    """A reveal as a player says it, its notation first: ``h3 (Dan's highest card)``, ``l1 (Bob's own lowest
+    card)``, ``c5 (a centre card)``."""
+    if reveal.is_centre:
+        return f"{reveal} (a centre card)"
+    end = "lowest" if reveal.kind == "lowest" else "highest"
+    own = " own" if reveal.index == mover else ""
+    return f"{reveal} ({names[reveal.index]}'s{own} {end} card)"
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],
@@ -762,8 +773,9 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
     out: list[Moment] = []
     for i in worst:
         d = decisions[i]
-        text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
-                f"(showed {d.shown}), better {d.best} - {_reason(d)}. {_verdict(d)}")
+        played, best = _place(d.played, names, d.seat), _place(d.best, names, d.seat)
+        text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {played[:-1]}, "
+                f"showed {d.shown}), better {best} - {_reason(d)}. {_verdict(d)}")
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:

@@ -251,6 +251,16 @@ tr.unscored td { color: #888; }
 #position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
 #position pre { font-size: 14px; margin: 0.4em 0; white-space: pre; overflow-x: auto; }
 #position pre .label { display: inline-block; }
+/* a box wider than the screen scrolls sideways: a shadow on the side with more to see says so (the covers
+   scroll with the content and hide the shadow at either end) */
+.wrap, #position pre {
+  background-image: linear-gradient(to right, var(--cover) 30%, transparent), linear-gradient(to left, var(--cover) 30%, transparent),
+    linear-gradient(to right, rgba(0, 0, 0, 0.18), transparent), linear-gradient(to left, rgba(0, 0, 0, 0.18), transparent);
+  background-position: left center, right center, left center, right center;
+  background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 12px 100%, 12px 100%;
+  background-attachment: local, local, scroll, scroll; --cover: #fff;
+}
+#position pre { --cover: #f8f9fc; }
 ul.moments li { margin: 0.3em 0; } ul.moments a { cursor: pointer; color: #135; text-decoration: underline; }
 dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.labels dd { margin-left: 7.5em; }
 """
@@ -391,8 +401,8 @@ function show(i) {
   if (!d.scored) v += d.options > 1 ? 'A clear choice: the only sensible reveal (not scored).' : 'No choice (not scored).';
   else if (d.verdict === 'within noise')
     v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
-  else v += 'Loss ' + pm(d.loss, d.loss_stderr) + (d.loss_low === null ? '' : ' (likely ' + pctN(d.loss_low, 1) + ' to ' +
-    pctN(d.loss_high, 1) + ')') + ': ' + (d.verdict || 'no label') + '.';  // as the text gives the range
+  else v += 'Loss ' + (d.loss_low === null ? pm(d.loss, d.loss_stderr) : pctN(d.loss, 1) + ' (likely ' +
+    pctN(d.loss_low, 1) + ' to ' + pctN(d.loss_high, 1) + ')') + ': ' + (d.verdict || 'no label') + '.';  // one range, as the text
   verdict.textContent = v;
   verdict.id = 'verdict';
   el.appendChild(verdict);

@@ -651,11 +651,12 @@ document.addEventListener("keydown", (ev) => {
 
 // -- analysis -----------------------------------------------------------------------------------
 
-// "loss 12% ± 5% (likely 3% to 21%)": the loss of a decision with the standard error of the playouts' paired
-// estimate and its interval when it was judged by the game (none when judged by the turn, which is exact)
+// "loss 12.0% (likely 3.0% to 21.0%)": the loss of a decision with the interval its label goes by when it was
+// judged by the game, one range as the analysis's text gives it ("loss 12.0% ± 5.0%", the playouts' standard
+// error, where there is no interval; none when judged by the turn, which is exact)
 function lossText(d) {
-  const range = d.loss_low === null || d.loss_low === undefined ? "" : ` (likely ${pct1(d.loss_low)} to ${pct1(d.loss_high)})`;
-  return `loss ${pm(d.loss, d.loss_stderr)}${range}`;
+  if (d.loss_low === null || d.loss_low === undefined) return `loss ${pm(d.loss, d.loss_stderr)}`;
+  return `loss ${pct1(d.loss)} (likely ${pct1(d.loss_low)} to ${pct1(d.loss_high)})`;
 }
 
 // "Turn 2, East, 2nd reveal: played l1=2 — inaccuracy (perhaps a blunder)": a decision named as the analysis's
