@@ -284,3 +284,23 @@ def test_luck_is_a_trio_made_less_likely_by_a_labelled_reveal() -> None:
 
     assert len(told(0.5, 0.9)) == 1 and "luck, not skill" in told(0.5, 0.9)[0]
     assert told(0.67, 0.51) == []  # a likelier trio than the best reveal's: skill, not luck
+
+
+@pytest.mark.parametrize("example", ["viewer_3p_picante.json", "teams_4p.json", "full_deal_4p.json"])
+def test_the_header_says_whose_and_which_decisions_are_judged(example: str) -> None:
+    """A record keeper's record is judged for the keeper alone, and team play for its reveals, not its swaps:
+    the header says so, naming the keeper; a full-deal record without teams needs no such line."""
+    record = Record.load(ROOT / "examples" / example)
+    a = analyse(record, samples=0)
+    lines = a.header().splitlines()
+    said = [line for line in lines if line.startswith("Judged: ")]
+    keeper = record.viewer.seat if record.deal is None and record.viewer is not None else None
+    if keeper is None and not record.rules.teams:
+        assert said == []
+        return
+    assert len(said) == 1
+    assert ("the one hand the record knows" in said[0]) == (keeper is not None)
+    if keeper is not None:
+        assert said[0].startswith(f"Judged: only {a.players[keeper]}'s reveals (the one hand the record knows)")
+    assert ("swaps are not judged" in said[0]) == record.rules.teams
+    assert [d.seat for d in a.decisions if keeper is not None and d.seat != keeper] == []

@@ -381,13 +381,21 @@ class Analysis:
         return f"the share of choices with a loss below {ACCURATE:.0%}"
 
     def header(self) -> str:
-        """Who played, the mode, and the result."""
+        """Who played, the mode, the result, how the decisions were judged, and (for a record keeper's record
+        or team play) whose and which decisions were."""
         r = self.rules or {}
         mode = f"{r.get('players', len(self.players))} players, {r.get('mode', '?')}"
         if self.teams and len(self.teams[0]) > 1:
             mode += ", teams " + " vs ".join(" & ".join(self.players[s] for s in t) for t in self.teams)
         how = "Judged by: " + self.judged_by_text() + ("; turn-level chances as columns" if self.judged_by == "game" else "")
-        return "\n".join([f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how])
+        lines = [f"Players: {', '.join(self.players)}", f"Game: {mode}", f"Result: {self.result()}", how]
+        whose = (f"only {self.players[self.viewer]}'s reveals (the one hand the record knows)"
+                 if self.viewer is not None and self.players else "")
+        if self.teams and len(self.teams[0]) > 1:
+            lines.append("Judged: " + (whose + "; swaps are not judged" if whose else "every reveal; swaps are not judged"))
+        elif whose:
+            lines.append("Judged: " + whose)
+        return "\n".join(lines)
 
     def judged_by_text(self) -> str:
         """How the decisions were judged, in words (:func:`judged_by_text`)."""
