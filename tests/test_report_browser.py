@@ -149,6 +149,10 @@ def test_report_fits_a_phone(browser: Browser, tmp_path: Path) -> None:
     for box in (every, page.locator("#position pre").first):
         style = box.evaluate("e => [getComputedStyle(e).backgroundAttachment, getComputedStyle(e).backgroundImage]")
         assert style[0] == "local, local, scroll, scroll" and style[1].count("linear-gradient") == 4
+    # the notation of a reveal in a font where l1 never reads as I1
+    cells = page.locator("td.rv")
+    assert cells.count() >= 2 * page.locator("tr[data-pick]").count() > 0
+    assert "monospace" in cells.first.evaluate("e => getComputedStyle(e).fontFamily")
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     page.close()
 

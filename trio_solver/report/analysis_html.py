@@ -228,6 +228,7 @@ td, th { padding: 3px 6px; border-bottom: 1px solid #eee; text-align: left; whit
 tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inaccuracy td { background: #ffe; }
 tr.pick { cursor: pointer; } tr.pick:hover td { outline: 1px solid #99c; }
 tr.unscored td { color: #888; }
+td.rv { font-family: ui-monospace, monospace; }  /* the notation: l1 never reads as I1 */
 .chartwrap { overflow-x: auto; }
 .chart { width: 100%; height: auto; display: block; }
 #chart { min-width: 620px; } #chart-phone { display: none; }
@@ -479,8 +480,8 @@ def _decision_rows(a: Judged) -> str:
         label = html.escape(d.verdict)
         cls = f"pick {d.label or ''}{'' if d.scored else ' unscored'}"
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
-                    f"<td>{_html(a, a.players[d.seat])}</td><td>{d.played}={d.shown}</td>"
-                    f"<td>{'-' if d.within_noise else d.best}</td>"
+                    f"<td>{_html(a, a.players[d.seat])}</td><td class='rv'>{d.played}={d.shown}</td>"
+                    f"<td class='rv'>{'-' if d.within_noise else d.best}</td>"
                     f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
                     f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
                     + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
