@@ -22,6 +22,7 @@ from trio_solver.game.rules import Mode, Rules
 from trio_solver.decide.search import advise
 from trio_solver.run.simulate import play_game
 from trio_solver import Turn
+from trio_solver.words import percent
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "full_deal_4p.json"
@@ -189,7 +190,8 @@ def test_cli_all_and_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(example: tuple[Record, object]) -> None:
     """The page's accuracy rule is the one the figures follow, by the turn and by the game, and a label the
     playouts' cap left open says in words what it may also be ("inaccuracy (perhaps a blunder)"; a bare "?"
-    reads as a mistake to a chess player), the words of the JSON's ``verdict``."""
+    reads as a mistake to a chess player), the words of the JSON's ``verdict``. The tables show no chance of a
+    reveal they do not name (a loss within noise)."""
     record, quick = example
     page = quick.html()  # type: ignore[attr-defined]
     assert "<dt>accuracy</dt><dd>the share of choices with a loss below 1%.</dd>" in page
@@ -239,6 +241,16 @@ def test_the_html_legend_states_the_accuracy_rule_and_unclear_labels_in_words(ex
     for i, d in enumerate(by_game.decisions):
         tip = chart.split(f'data-i="{i}"')[1].split("<title>")[1].split("</title>")[0]
         assert (", best " in tip) == (i not in noise) and tip.endswith(html.escape(d.verdict) if d.verdict else "")
+    # the tables show no chance of a reveal they do not name: '-' for the best's figures within noise
+    rows = by_game.table_text().splitlines()[-len(by_game.decisions):]
+    page = by_game.html()
+    for i, d in enumerate(by_game.decisions):
+        cells = page.split(f"data-pick='{i}'><td>")[1].split("</tr>")[0]  # the table's row, not a key moment
+        best = [percent(p) for p in (d.p_trio_best, d.p_win_best, d.p_game_best) if p is not None]
+        assert (rows[i].count("/-") == 3) == (i in noise)
+        assert (cells.count(" / -</td>") == 3) == (i in noise)
+        if i not in noise:
+            assert all(f"/{b}" in rows[i] and f" / {b}</td>" in cells for b in best)
 
 
 def test_a_viewer_records_chart_has_a_tick_and_a_point_for_every_turn() -> None:

@@ -72,7 +72,7 @@ from ..game.record import Record
 from ..game.reveal import Reveal
 from ..game.rules import Rules
 from ..decide.search import Advice, advise
-from .analysis_html import page
+from .analysis_html import page, unnamed as _unnamed
 from .render import won_with
 from .seen import seen_frame
 from ..game.knowledge import PublicReader
@@ -427,7 +427,8 @@ class Analysis:
             lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
                       "Loss: the drop in the chance to win the game, ± its error. 'Clear choice' (the one "
                       "sensible reveal) and 'no choice' are not scored;",
-                      "'within noise': the loss is not told apart from 0, so no better reveal is named (best: '-');",
+                      "'within noise': the loss is not told apart from 0, so no better reveal is named, nor its "
+                      "chances (best: '-');",
                       "'perhaps a ...': the playouts stopped (at their cap, or where more would most likely "
                       f"change nothing) before the label was clear at {self.confidence:.0%}; it may be that bad."]
         else:
@@ -440,8 +441,8 @@ class Analysis:
             lines.append(
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {pad(self.players[d.seat], w)}  "
                 f"{str(d.played) + '=' + str(d.shown):<7} {'-' if d.within_noise else str(d.best):<6} "
-                f"{_pct(d.p_trio_played) + '/' + _pct(d.p_trio_best):>11}  "
-                f"{_pct(d.p_win_played) + '/' + _pct(d.p_win_best):>9}  "
+                f"{_pct(d.p_trio_played) + '/' + _unnamed(d, _pct(d.p_trio_best)):>11}  "
+                f"{_pct(d.p_win_played) + '/' + _unnamed(d, _pct(d.p_win_best)):>9}  "
                 + (f"{_game_pct(d):>9}  " if game else "") + f"{_pm(d.loss, d.loss_stderr):>13}  {label}".rstrip())
         return "\n".join(lines)
 
@@ -474,7 +475,7 @@ class Analysis:
 def _game_pct(d: Decision) -> str:
     if d.p_game_played is None or d.p_game_best is None:
         return "-"
-    return f"{_pct(d.p_game_played)}/{_pct(d.p_game_best)}"
+    return f"{_pct(d.p_game_played)}/{_unnamed(d, _pct(d.p_game_best))}"
 
 
 @dataclass(frozen=True)

@@ -482,17 +482,23 @@ def _decision_rows(a: Judged) -> str:
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
                     f"<td>{_html(a, a.players[d.seat])}</td><td class='rv'>{d.played}={d.shown}</td>"
                     f"<td class='rv'>{'-' if d.within_noise else d.best}</td>"
-                    f"<td>{_pct(d.p_trio_played)} / {_pct(d.p_trio_best)}</td>"
-                    f"<td>{_pct(d.p_win_played)} / {_pct(d.p_win_best)}</td>"
+                    f"<td>{_pct(d.p_trio_played)} / {unnamed(d, _pct(d.p_trio_best))}</td>"
+                    f"<td>{_pct(d.p_win_played)} / {unnamed(d, _pct(d.p_win_best))}</td>"
                     + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
                     f"<td>{label}</td></tr>")
     return "".join(rows)
 
 
+def unnamed(d: Any, best: str) -> str:
+    """A figure of the best reveal, or ``-`` where none is named (a loss within noise): a table of the analysis
+    shows no chance of a reveal it does not name."""
+    return "-" if d.within_noise else best
+
+
 def _game_cell(d: Any) -> str:
     if d.p_game_played is None or d.p_game_best is None:
         return "-"
-    return f"{_pct(d.p_game_played)} / {_pct(d.p_game_best)}"
+    return f"{_pct(d.p_game_played)} / {unnamed(d, _pct(d.p_game_best))}"
 
 
 def _chart_text(a: Judged) -> str:
@@ -519,8 +525,9 @@ def _labels_text(a: Judged) -> str:
             "of the game on deals drawn from the mover's exact beliefs (every reveal on the same deals).</dd>"
             "<dt>loss</dt><dd>the drop in the chance to win the game: best reveal minus reveal played, with its "
             f"standard error. A label needs the loss to be above its threshold at {a.confidence:.0%} confidence; "
-            "'perhaps a mistake' says the playouts stopped before the label was clear, and it may be that bad. "
-            "A clear choice (the one sensible reveal) is not scored.</dd>"
+            "'perhaps a mistake' says the playouts stopped before the label was clear, and it may be that bad; "
+            "'within noise' that the loss is not told apart from 0, so no better reveal is named, nor its chances "
+            "('-'). A clear choice (the one sensible reveal) is not scored.</dd>"
             "<dt>inaccuracy</dt><dd>a loss of 5% or more;</dd>"
             "<dt>mistake</dt><dd>10% or more;</dd><dt>blunder</dt><dd>20% or more.</dd>")
     return common + ("<dt>loss</dt><dd>(trio chance + win now) of the best reveal minus that of the reveal played."
