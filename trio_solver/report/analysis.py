@@ -72,7 +72,7 @@ from ..game.record import Record
 from ..game.reveal import Reveal
 from ..game.rules import Rules
 from ..decide.search import Advice, advise
-from .analysis_html import page, unnamed as _unnamed
+from .analysis_html import page, played_best
 from .render import won_with
 from .seen import seen_frame
 from ..game.knowledge import PublicReader
@@ -441,9 +441,10 @@ class Analysis:
             lines.append(
                 f"  {d.turn:>4} {_ORDINAL[d.reveal_index]:>6}  {pad(self.players[d.seat], w)}  "
                 f"{str(d.played) + '=' + str(d.shown):<7} {'-' if d.within_noise else str(d.best):<6} "
-                f"{_pct(d.p_trio_played) + '/' + _unnamed(d, _pct(d.p_trio_best)):>11}  "
-                f"{_pct(d.p_win_played) + '/' + _unnamed(d, _pct(d.p_win_best)):>9}  "
-                + (f"{_game_pct(d):>9}  " if game else "") + f"{_pm(d.loss, d.loss_stderr):>13}  {label}".rstrip())
+                f"{played_best(d, d.p_trio_played, d.p_trio_best, '/'):>11}  "
+                f"{played_best(d, d.p_win_played, d.p_win_best, '/'):>9}  "
+                + (f"{played_best(d, d.p_game_played, d.p_game_best, '/'):>9}  " if game else "")
+                + f"{_pm(d.loss, d.loss_stderr):>13}  {label}".rstrip())
         return "\n".join(lines)
 
     def text(self, all_decisions: bool = False) -> str:
@@ -470,12 +471,6 @@ class Analysis:
         ``title`` (a string; :class:`~trio_solver.errors.ViewError` otherwise) is shown with its
         control characters escaped, as every text of the page is."""
         return page(self, _args.instance("title", title, str, ViewError))
-
-
-def _game_pct(d: Decision) -> str:
-    if d.p_game_played is None or d.p_game_best is None:
-        return "-"
-    return f"{_pct(d.p_game_played)}/{_unnamed(d, _pct(d.p_game_best))}"
 
 
 @dataclass(frozen=True)
@@ -765,13 +760,13 @@ def _verdict(d: Decision) -> str:
 
 
 def _place(reveal: Reveal, names: Sequence[str], mover: int) -> str:
-    """A reveal as a player says it, its notation first: ``h3 (Dan's highest card)``, ``l1 (Bob's own lowest
-    card)``, ``c5 (a centre card)``."""
+    """The card a reveal asks for, as a player says it: ``Dan's highest card``, ``Bob's own lowest card``,
+    ``a centre card``."""
     if reveal.is_centre:
-        return f"{reveal} (a centre card)"
+        return "a centre card"
     end = "lowest" if reveal.kind == "lowest" else "highest"
     own = " own" if reveal.index == mover else ""
-    return f"{reveal} ({names[reveal.index]}'s{own} {end} card)"
+    return f"{names[reveal.index]}'s{own} {end} card"
 
 
 def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, int, int, int]],
@@ -782,9 +777,9 @@ def _moments(record: Record, decisions: list[Decision], trios: list[tuple[int, i
     out: list[Moment] = []
     for i in worst:
         d = decisions[i]
-        played, best = _place(d.played, names, d.seat), _place(d.best, names, d.seat)
-        text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {played[:-1]}, "
-                f"showed {d.shown}), better {best} - {_reason(d)}. {_verdict(d)}")
+        text = (f"Turn {d.turn}, {names[d.seat]}, {_ORDINAL[d.reveal_index]} reveal: played {d.played} "
+                f"({_place(d.played, names, d.seat)}, showed {d.shown}), better {d.best} "
+                f"({_place(d.best, names, d.seat)}) - {_reason(d)}. {_verdict(d)}")
         out.append(Moment(d.event, d.reveal_index, d.turn, d.seat, "decision", text, i))
     last = len(record.events) - 1
     for (k, turn, seat, value) in trios:

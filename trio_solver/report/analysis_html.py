@@ -482,23 +482,21 @@ def _decision_rows(a: Judged) -> str:
         rows.append(f"<tr class='{cls}' data-pick='{i}'><td>{d.turn}</td><td>{d.reveal_index + 1}</td>"
                     f"<td>{_html(a, a.players[d.seat])}</td><td class='rv'>{d.played}={d.shown}</td>"
                     f"<td class='rv'>{'-' if d.within_noise else d.best}</td>"
-                    f"<td>{_pct(d.p_trio_played)} / {unnamed(d, _pct(d.p_trio_best))}</td>"
-                    f"<td>{_pct(d.p_win_played)} / {unnamed(d, _pct(d.p_win_best))}</td>"
-                    + (f"<td>{_game_cell(d)}</td>" if a.judged_by == "game" else "") + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
+                    f"<td>{played_best(d, d.p_trio_played, d.p_trio_best)}</td>"
+                    f"<td>{played_best(d, d.p_win_played, d.p_win_best)}</td>"
+                    + (f"<td>{played_best(d, d.p_game_played, d.p_game_best)}</td>" if a.judged_by == "game" else "")
+                    + f"<td>{_pm(d.loss, d.loss_stderr)}</td>"
                     f"<td>{label}</td></tr>")
     return "".join(rows)
 
 
-def unnamed(d: Any, best: str) -> str:
-    """A figure of the best reveal, or ``-`` where none is named (a loss within noise): a table of the analysis
-    shows no chance of a reveal it does not name."""
-    return "-" if d.within_noise else best
-
-
-def _game_cell(d: Any) -> str:
-    if d.p_game_played is None or d.p_game_best is None:
+def played_best(d: Any, played: float | None, best: float | None, sep: str = " / ") -> str:
+    """A figure of decision ``d`` for the reveal played and the best, as the analysis's tables give it
+    (``18% / 31%``): ``-`` for a figure not known, and for the best where no best is named (a loss within
+    noise), so that a table shows no chance of a reveal it does not name."""
+    if played is None or best is None:
         return "-"
-    return f"{_pct(d.p_game_played)} / {unnamed(d, _pct(d.p_game_best))}"
+    return f"{_pct(played)}{sep}{'-' if d.within_noise else _pct(best)}"
 
 
 def _chart_text(a: Judged) -> str:
