@@ -631,6 +631,49 @@ def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, he
     assert errors == [], errors
 
 
+def test_a_long_game_s_chart_on_a_phone_keeps_every_point_apart_and_tappable(browser: Browser, url: str) -> None:
+    """A 6-player game of 30 events and more on a phone: no two points overlap, no two labels touch, and a tap on
+    the middle of any point lands on that point (no neighbour's tap area lies over it) and opens its position."""
+    games = (Record.from_game(play_game(Rules(6), [make_bot("memory", random.Random(10 * seed + seat)) for seat in range(6)],
+                                        rng=random.Random(seed), first_player=0)) for seed in range(100))
+    record = next(r for r in games if len(r.events) >= 30)
+    with board(browser, url, 390, 844) as (page, errors):
+        page.locator("#paste").evaluate("(e, text) => { e.closest('details').open = true; e.value = text; }",
+                                        record.dumps())
+        page.click("#load-paste")
+        expect(page.locator("#board")).to_be_visible()
+        settle(page)
+        page.select_option("#analyse-depth", "0")
+        page.click("#analyse")
+        page.wait_for_selector("#chart svg")
+        settle(page)
+        page.locator("#chart svg").scroll_into_view_if_needed()
+        marks = page.evaluate("""() => [...document.querySelectorAll('#chart circle.pt')].map((c) => {
+            const b = c.getBoundingClientRect(), x = b.x + b.width / 2, y = b.y + b.height / 2;
+            const top = document.elementFromPoint(x, y);
+            return { k: Number(c.dataset.after), x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')),
+                     r: Number(c.getAttribute('r')) + Number(c.getAttribute('stroke-width') || 0) / 2,
+                     top: top === c, cx: x, cy: y }; })""")
+        assert len(marks) >= 20
+        marks.sort(key=lambda m: m["k"])
+        for a, b in zip(marks, marks[1:]):
+            assert ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 >= a["r"] + b["r"], (a, b)
+        assert [m["k"] for m in marks if not m["top"]] == []
+        boxes = [page.locator("#chart text.mark").nth(i).bounding_box()
+                 for i in range(page.locator("#chart text.mark").count())]
+        assert boxes, "no decision of the game is labelled"
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a is not None and b is not None
+                assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                        or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]), (a, b)
+        middle = marks[len(marks) // 2]
+        page.mouse.click(middle["cx"], middle["cy"])
+        settle(page)
+        expect(page.locator("#position")).to_contain_text(f"After {middle['k']} of {len(record.events)} events")
+    assert errors == [], errors
+
+
 def start_play(page: Page, players: int, seed: int, ready: str = "#play-legal button") -> None:
     """A new game against the bots, waited for until ``ready`` shows and nothing is in flight."""
     page.click("button[data-mode=play]")

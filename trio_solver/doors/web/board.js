@@ -745,22 +745,39 @@ function drawChart(data, chances, viewSeat) {
   // the position shown: a dashed line that follows the slider and the move list
   s.append(svg("line", { class: "now", x1: x(app.pos), x2: x(app.pos), y1: T - 6, y2: H - B, stroke: "#333",
     "stroke-dasharray": "4 3", "stroke-width": 1.5 }));
-  const r0 = phone ? 7 : 5;
+  // a point's size follows the room between two events, so that neighbours never overlap in a long game on a
+  // phone; every tap area lies under every point, and reaches at most halfway to the next event, so a tap on a
+  // point opens that point's position
+  const gap = (W - L - R) / last;
+  const r0 = Math.max(3, Math.min(phone ? 7 : 5, gap * 0.36));
+  const grow = Math.min(2, gap * 0.06), ring = Math.min(3, Math.max(1, gap * 0.12));
+  const hits = svg("g", { class: "hits" }), marks = svg("g", { class: "marks" }), labels = svg("g", { class: "labels" });
+  s.append(hits, marks, labels);
+  const shown = [];  // the boxes of the labels drawn: a label that would touch one is left out (the ring stays)
   const point = (k, seat, label, desc, big, stroke) => {
     const cx = x(k), cy = y(chances[k][String(seat)]);
     const open = () => go(k);
-    const hit = svg("circle", { class: "hit", cx, cy, r: phone ? 16 : 11, fill: "transparent", "data-after": k });
+    const hit = svg("circle", { class: "hit", cx, cy, r: Math.max(r0 + (big ? grow : 0), Math.min(phone ? 16 : 11, gap / 2)),
+      fill: "transparent", "data-after": k });
     hit.addEventListener("click", open);
-    const c = svg("circle", { cx, cy, r: big ? r0 + 2 : r0, fill: COLOURS[seat % 6], class: "pt",
+    const c = svg("circle", { cx, cy, r: big ? r0 + grow : r0, fill: COLOURS[seat % 6], class: "pt",
       tabindex: 0, role: "button", "data-after": k, "aria-label": desc });
-    if (stroke) { c.setAttribute("stroke", stroke); c.setAttribute("stroke-width", 3); }
+    if (stroke) { c.setAttribute("stroke", stroke); c.setAttribute("stroke-width", ring); }
     const tip = svg("title");
     tip.textContent = desc;
     c.append(tip);
     c.addEventListener("click", open);
     c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
-    s.append(hit, c);
-    if (label) text({ x: cx, y: cy - r0 - 6, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#222" }, label);
+    hits.append(hit);
+    marks.append(c);
+    if (!label) return;
+    const box = { x: cx - 5 * label.length - 2, y: cy - r0 - 19, w: 10 * label.length + 4, h: 16 };
+    if (shown.some((b) => b.x < box.x + box.w && box.x < b.x + b.w && b.y < box.y + box.h && box.y < b.y + b.h)) return;
+    shown.push(box);
+    const t = svg("text", { x: cx, y: cy - r0 - 6, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#222",
+      class: "mark", "pointer-events": "none" });
+    t.textContent = label;
+    labels.append(t);
   };
   // the decisions of event k (numbered from 1, as in the move list) are marked at tick k, the position after
   // that event, on the mover's line: the worst of the event's reveals, all of them in its text
