@@ -631,12 +631,25 @@ def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, he
     assert errors == [], errors
 
 
-def test_a_long_game_s_chart_on_a_phone_keeps_every_point_apart_and_tappable(browser: Browser, url: str) -> None:
-    """A 6-player game of 30 events and more on a phone: no two points overlap, no two labels touch, and a tap on
-    the middle of any point lands on that point (no neighbour's tap area lies over it) and opens its position."""
-    games = (Record.from_game(play_game(Rules(6), [make_bot("memory", random.Random(10 * seed + seat)) for seat in range(6)],
-                                        rng=random.Random(seed), first_player=0)) for seed in range(100))
-    record = next(r for r in games if len(r.events) >= 30)
+def long_record(bot: str, events: int) -> Record:
+    """The first 6-player game of ``bot`` bots (seeds 0, 1, ...) with at least ``events`` events, cut there."""
+    for seed in range(100):
+        game = play_game(Rules(6), [make_bot(bot, random.Random(10 * seed + seat)) for seat in range(6)],
+                         rng=random.Random(seed), first_player=0)
+        record = Record.from_game(game)
+        if len(record.events) >= events:
+            return Record.from_json({**record.to_json(), "events": record.to_json()["events"][:events]})
+    raise AssertionError(f"no game of {bot} bots has {events} events")
+
+
+@pytest.mark.parametrize("bot,events", [("memory", 30), ("random", 90)])
+def test_a_long_game_s_chart_on_a_phone_keeps_every_point_apart_and_tappable(browser: Browser, url: str, bot: str,
+                                                                             events: int) -> None:
+    """A 6-player game of 30 events on a phone: no two points overlap, no two labels touch, and a tap on the
+    middle of any point lands on that point (no neighbour's tap area lies over it) and opens its position. A
+    game of 90 events keeps the same room between its points and scrolls sideways in its box, which keeps
+    the position shown in view."""
+    record = long_record(bot, events)
     with board(browser, url, 390, 844) as (page, errors):
         page.locator("#paste").evaluate("(e, text) => { e.closest('details').open = true; e.value = text; }",
                                         record.dumps())
@@ -647,18 +660,28 @@ def test_a_long_game_s_chart_on_a_phone_keeps_every_point_apart_and_tappable(bro
         page.click("#analyse")
         page.wait_for_selector("#chart svg")
         settle(page)
-        page.locator("#chart svg").scroll_into_view_if_needed()
+        page.locator("#chart").scroll_into_view_if_needed()
+        box = page.locator("#chart .chart-scroll")
+        scrolls = box.evaluate("(b) => b.scrollWidth > b.clientWidth + 1")
+        assert scrolls == (events > 40)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page itself never scrolls
+        # the position shown is the last: the dashed line is in view
+        now = page.locator("#chart line.now").bounding_box()
+        view = box.bounding_box()
+        assert now is not None and view is not None and view["x"] <= now["x"] <= view["x"] + view["width"]
         marks = page.evaluate("""() => [...document.querySelectorAll('#chart circle.pt')].map((c) => {
             const b = c.getBoundingClientRect(), x = b.x + b.width / 2, y = b.y + b.height / 2;
             const top = document.elementFromPoint(x, y);
             return { k: Number(c.dataset.after), x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')),
                      r: Number(c.getAttribute('r')) + Number(c.getAttribute('stroke-width') || 0) / 2,
-                     top: top === c, cx: x, cy: y }; })""")
+                     top: top === null ? null : top === c, cx: x, cy: y }; })""")
         assert len(marks) >= 20
         marks.sort(key=lambda m: m["k"])
         for a, b in zip(marks, marks[1:]):
             assert ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 >= a["r"] + b["r"], (a, b)
-        assert [m["k"] for m in marks if not m["top"]] == []
+        seen = [m for m in marks if view["x"] + 2 < m["cx"] < view["x"] + view["width"] - 2]
+        assert len(seen) >= 10
+        assert [m["k"] for m in seen if not m["top"]] == []
         boxes = [page.locator("#chart text.mark").nth(i).bounding_box()
                  for i in range(page.locator("#chart text.mark").count())]
         assert boxes, "no decision of the game is labelled"
@@ -667,10 +690,16 @@ def test_a_long_game_s_chart_on_a_phone_keeps_every_point_apart_and_tappable(bro
                 assert a is not None and b is not None
                 assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                         or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]), (a, b)
-        middle = marks[len(marks) // 2]
+        middle = seen[len(seen) // 2]
         page.mouse.click(middle["cx"], middle["cy"])
         settle(page)
         expect(page.locator("#position")).to_contain_text(f"After {middle['k']} of {len(record.events)} events")
+        # back to the start: the chart scrolls with the position shown
+        page.click("#first")
+        settle(page)
+        now = page.locator("#chart line.now").bounding_box()
+        view = box.bounding_box()
+        assert now is not None and view is not None and view["x"] <= now["x"] <= view["x"] + view["width"]
     assert errors == [], errors
 
 

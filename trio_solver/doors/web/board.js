@@ -23,6 +23,9 @@ const svg = (tag, attrs = {}) => {
 };
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 const TEAM_NAMES = ["A", "B", "C"];
+// the fewest pixels between two events on the analysis chart: a longer game scrolls sideways in its box
+// rather than draw its points on top of each other
+const MIN_GAP = 8;
 
 // -- the API --------------------------------------------------------------------------------
 
@@ -708,17 +711,20 @@ async function analyse() {
 }
 
 function drawChart(data, chances, viewSeat) {
-  // drawn at the chart's real width, so its text and points keep their size on a phone
-  const W = Math.max(300, Math.round($("#chart").clientWidth || 760));
-  const phone = W < 560;
+  // drawn at the chart's real width, so its text and points keep their size on a phone; a game too long for
+  // that width keeps MIN_GAP pixels between two events and the chart scrolls sideways in its box
+  const room = Math.max(300, Math.round($("#chart").clientWidth || 760));
+  const phone = room < 560;
   const H = phone ? 230 : 280, L = 42, R = 12, T = 18, B = 40;
   const ds = data.decisions;
   const n = app.record.rules.players;
   const last = chances.length - 1 || 1;
+  const W = Math.max(room, Math.ceil(L + R + last * MIN_GAP));
   const x = (k) => L + (k / last) * (W - L - R);
   const y = (v) => T + (1 - v) * (H - T - B);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "group",
     "aria-label": "Each side's chance to win the game over the events, with the decisions marked" });
+  if (W > room) s.style.width = `${W}px`;
   const text = (attrs, content) => { const t = svg("text", { "font-size": 12, fill: "#555", ...attrs }); t.textContent = content; s.append(t); return t; };
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     s.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e5e5e5" }));
@@ -749,7 +755,7 @@ function drawChart(data, chances, viewSeat) {
   // phone; every tap area lies under every point, and reaches at most halfway to the next event, so a tap on a
   // point opens that point's position
   const gap = (W - L - R) / last;
-  const r0 = Math.max(3, Math.min(phone ? 7 : 5, gap * 0.36));
+  const r0 = Math.min(phone ? 7 : 5, gap * 0.36);
   const grow = Math.min(2, gap * 0.06), ring = Math.min(3, Math.max(1, gap * 0.12));
   const hits = svg("g", { class: "hits" }), marks = svg("g", { class: "marks" }), labels = svg("g", { class: "labels" });
   s.append(hits, marks, labels);
@@ -807,7 +813,8 @@ function drawChart(data, chances, viewSeat) {
   const legend = el("p", { class: "hint" }, `Chances as ${who} sees them. `,
     sides.map((seats) => el("span", { style: `color:${COLOURS[seats[0] % 6]};margin-right:1rem;white-space:nowrap;display:inline-block` },
       `● ${teams ? sideName(seats[0]) : seatName(seats[0])}`)));
-  $("#chart").replaceChildren(s, legend);
+  $("#chart").replaceChildren(el("div", { class: "chart-scroll" }, s), legend);
+  markChart();
   const summary = data.seats.map((x) => `${seatName(x.seat)}: accuracy ${x.accuracy === null ? "-" : pct(x.accuracy)}, ${x.inaccuracies}/${x.mistakes}/${x.blunders} inaccuracies/mistakes/blunders`);
   const labelled = ds.filter((d) => d.label);
   $("#decisions").replaceChildren(
@@ -826,6 +833,11 @@ function markChart() {
   const x = x0 + (app.pos / Math.max(1, app.chances.length - 1)) * (x1 - x0);
   line.setAttribute("x1", x);
   line.setAttribute("x2", x);
+  // a chart wider than its box keeps the position shown in view
+  const box = document.querySelector("#chart .chart-scroll");
+  if (box && box.scrollWidth > box.clientWidth && (x < box.scrollLeft + 20 || x > box.scrollLeft + box.clientWidth - 20)) {
+    box.scrollLeft = Math.max(0, x - box.clientWidth / 2);
+  }
 }
 
 // -- real table ----------------------------------------------------------------------------------
