@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -289,6 +290,34 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     expect(page.locator("#advice-plan")).to_have_text(words)
 
 
+def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:
+    """At a real table, a reveal that the events so far rule out is refused in one line that numbers the events
+    and reveals as the move list does (from 1), for the event refused and for the event it contradicts."""
+    example = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
+    page.click("button[data-mode=table]")
+    page.select_option("#t-players", "3")
+    page.select_option("#t-mode", "picante")
+    page.fill("#t-seat", str(example["viewer"]["seat"]))
+    page.fill("#t-first", str(example["first_player"]))
+    page.fill("#t-hand", " ".join(map(str, example["viewer"]["hand"])))
+    page.click("#t-start")
+    page.wait_for_selector("#entry-targets button")
+    first = example["events"][0]
+    assert first["reveals"][0] == {"lowest": 0, "value": 3}  # row 1: seat 0's lowest card shows 3
+    for r in first["reveals"]:
+        target = short({key: v for key, v in r.items() if key != "value"})
+        page.fill("#entry-text", f"{target}={r['value']}")
+        page.press("#entry-text", "Enter")
+        settle(page)
+    expect(page.locator("#moves li")).to_have_count(2)  # the start and row 1
+    expect(page.locator("#error")).to_be_hidden()
+    page.fill("#entry-text", "l0=2")  # row 2, its first reveal: seat 0's lowest card cannot be below 3
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#error")).to_have_text(re.compile(
+        r"^event 2 \(turn of seat 1\), reveal 1: seat 0's lowest card showed 3 at event 1 and"))
+
+
 def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pytest.CaptureFixture[str],
                                                          tmp_path: Path) -> None:
     example = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
@@ -356,8 +385,9 @@ def test_a_bad_record_gives_a_readable_message(page: Page, capsys: pytest.Captur
     bad["events"][2]["reveals"][0]["value"] = 13
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))
-    line = cli_error(capsys, p)
-    assert line.startswith("event 2")
+    # the command's line, with events and reveals numbered from 1 as in the move list
+    line = re.sub(r"\b(event|reveal) (\d+)\b", lambda m: f"{m[1]} {int(m[2]) + 1}", cli_error(capsys, p))
+    assert line.startswith("event 3")
     page.fill("#paste", json.dumps(bad))
     page.click("#load-paste")
     expect(page.locator("#error")).to_have_text(line)

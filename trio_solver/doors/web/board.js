@@ -30,6 +30,9 @@ const MIN_GAP = 8;
 // -- the API --------------------------------------------------------------------------------
 
 class ApiError extends Error {}
+// the service's messages place an event or a reveal by its 0-based index in the record (docs/RECORD.md); the
+// board numbers both from 1, as its move list does ("event 3" is row 3)
+const fromOne = (text) => text.replace(/\b(event|reveal) (\d+)\b/g, (_, word, k) => `${word} ${Number(k) + 1}`);
 // the answer to a move of a game the board has dropped since (a new game, another record, another mode):
 // nothing to show, nothing to change
 class Dropped extends Error {}
@@ -63,7 +66,7 @@ async function api(op, body = {}) {
       setStatus(before);
       continue;
     }
-    if (!resp.ok) throw new ApiError(data.error || `The service answered ${resp.status}.`);
+    if (!resp.ok) throw new ApiError(data.error ? fromOne(data.error) : `The service answered ${resp.status}.`);
     return data;
   }
 }
