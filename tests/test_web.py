@@ -290,10 +290,10 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     expect(page.locator("#advice-plan")).to_have_text(words)
 
 
-def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:
-    """At a real table, a reveal that the events so far rule out is refused in one line that numbers the events
-    and reveals as the move list does (from 1), for the event refused and for the event it contradicts."""
-    example = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
+def table_game_with_one_turn(page: Page) -> dict[str, Any]:
+    """A real-table game of the example kept by seat 1 (3 players, Picante), its first turn typed in; the
+    example's record."""
+    example: dict[str, Any] = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
     page.click("button[data-mode=table]")
     page.select_option("#t-players", "3")
     page.select_option("#t-mode", "picante")
@@ -302,14 +302,63 @@ def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:
     page.fill("#t-hand", " ".join(map(str, example["viewer"]["hand"])))
     page.click("#t-start")
     page.wait_for_selector("#entry-targets button")
-    first = example["events"][0]
-    assert first["reveals"][0] == {"lowest": 0, "value": 3}  # row 1: seat 0's lowest card shows 3
-    for r in first["reveals"]:
+    for r in example["events"][0]["reveals"]:
         target = short({key: v for key, v in r.items() if key != "value"})
         page.fill("#entry-text", f"{target}={r['value']}")
         page.press("#entry-text", "Enter")
         settle(page)
     expect(page.locator("#moves li")).to_have_count(2)  # the start and row 1
+    return example
+
+
+def test_a_game_at_the_table_is_given_up_only_when_the_player_says_so(page: Page) -> None:
+    """Start at a real table, or a new game against the bots, would put a new game in the place of the game
+    at the table kept in the browser, whose events no seed deals again: the board asks first, and keeps the
+    game when the player says no."""
+    example = table_game_with_one_turn(page)
+    asked: list[str] = []
+
+    def answer(accept: bool) -> None:
+        def on_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        page.once("dialog", on_dialog)
+
+    answer(False)
+    page.click("#t-start")
+    settle(page)
+    assert len(asked) == 1 and "1 event entered" in asked[0], asked
+    expect(page.locator("#position")).to_contain_text("After 1 of 1 events")
+    expect(page.locator("#status")).to_have_text("The game at the table is kept.")
+    # a game against the bots, refused too: the game at the table is still offered back after a reload
+    page.click("button[data-mode=play]")
+    answer(False)
+    page.click("#play-form button[type=submit]")
+    settle(page)
+    assert len(asked) == 2
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#resume")).to_contain_text("game at the table (1 event)")
+    page.click("#resume")
+    settle(page)
+    expect(page.locator("#position")).to_contain_text("After 1 of 1 events")
+    # the set-up form shows the game resumed
+    assert [page.input_value(f"#t-{k}") for k in ("players", "mode", "seat", "first", "hand")] == [
+        "3", "picante", str(example["viewer"]["seat"]), str(example["first_player"]),
+        " ".join(map(str, example["viewer"]["hand"]))]
+    # said yes: the new game takes its place
+    answer(True)
+    page.click("#t-start")
+    settle(page)
+    assert len(asked) == 3
+    expect(page.locator("#position")).to_contain_text("After 0 of 0 events")
+
+
+def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:
+    """At a real table, a reveal that the events so far rule out is refused in one line that numbers the events
+    and reveals as the move list does (from 1), for the event refused and for the event it contradicts."""
+    example = table_game_with_one_turn(page)
+    assert example["events"][0]["reveals"][0] == {"lowest": 0, "value": 3}  # row 1: seat 0's lowest card shows 3
     expect(page.locator("#error")).to_be_hidden()
     page.fill("#entry-text", "l0=2")  # row 2, its first reveal: seat 0's lowest card cannot be below 3
     page.press("#entry-text", "Enter")

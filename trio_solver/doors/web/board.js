@@ -246,6 +246,17 @@ function offerResume() {
     + `(${plural(g.record.events.length, "event")})`;
 }
 
+// a new game takes the place of the one kept in the browser; a game at the table with events entered (which no
+// seed deals again) is given up only when the player says so
+function mayReplaceSaved() {
+  const g = savedGame();
+  if (!g || g.mode !== "table" || !g.record || !Array.isArray(g.record.events) || !g.record.events.length) return true;
+  if (window.confirm(`Start a new game? The game at the table kept in this browser (${plural(g.record.events.length, "event")} `
+    + "entered) will be lost: Download keeps it as a record.")) return true;
+  setStatus("The game at the table is kept.");
+  return false;
+}
+
 async function resume() {
   const g = savedGame();
   if (!g) return;
@@ -262,6 +273,14 @@ async function resume() {
     $("#p-bot").value = app.playBot;
     $("#p-seat").value = String(g.me);
     $("#p-seed").value = String(app.seed);
+  } else if (g.record.viewer) {  // and at a table, the set-up the game was started with
+    const r = g.record.rules;
+    $("#t-players").value = String(r.players);
+    $("#t-mode").value = r.mode;
+    $("#t-teams").value = r.teams ? "yes" : "no";
+    $("#t-seat").value = String(g.record.viewer.seat);
+    $("#t-first").value = String(g.record.first_player);
+    $("#t-hand").value = g.record.viewer.hand.join(" ");
   }
   await loadRecord(g.record, { seat: g.me, game: app.game });  // the game setMode began: its swaps kept
   if (g.mode === "table") $("#entry").hidden = false;
@@ -863,6 +882,7 @@ async function startTable() {
   if (teams && players !== 4 && players !== 6) throw new ApiError("Team play needs 4 or 6 players.");
   const doc = { format: "trio-record/1", rules: { players, mode: $("#t-mode").value, teams },
     first_player: first, viewer: { seat, hand: parseHand($("#t-hand").value) }, events: [] };
+  if (!mayReplaceSaved()) return;
   app.me = seat;
   await loadRecord(doc, { seat });
   $("#resume-box").hidden = true;  // the saved game is this one from now on
@@ -978,6 +998,7 @@ function startPlay() {
   const seat = Number($("#p-seat").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   const seed = Number($("#p-seed").value) || 0;
+  if (!mayReplaceSaved()) return Promise.resolve();
   const game = newGame();  // the game under way is dropped: its requests aborted, its answers ignored
   return moving(async () => {
     const teams = $("#p-teams").value === "yes";
