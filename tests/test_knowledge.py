@@ -144,6 +144,10 @@ def test_team_and_picante_texts_on_generated_games() -> None:
                 assert f"team {'+'.join(map(str, side['seats']))}: trios" in text and side["goal"] in text
             assert (side["to_goal"] == 0) == (side["goal"] == "goal met")
             assert side["to_goal"] == rules.goal_distance(side["trios"])
+            # the values whose trio would win at once: those no one has taken that meet the goal with its trios
+            taken = {v for t in game.trios for v in t}
+            assert side["wins"] == ([] if game.winner is not None else
+                                    [v for v in range(1, 13) if v not in taken and rules.is_win([*side["trios"], v])])
         if game.winner is not None:
             won += 1
             words = winner_text(rules, game.winner)

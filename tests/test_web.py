@@ -19,6 +19,7 @@ from trio_solver.decide.bots import make_bot
 from trio_solver.doors.protocol import handle
 from trio_solver.game.record import Record
 from trio_solver.game.rules import Rules
+from trio_solver.game.view import replay_view
 from trio_solver.run.simulate import play_game
 from trio_solver.words import percent, pm
 
@@ -98,10 +99,27 @@ def fine(p: float) -> str:
     return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
 
 
-def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int = 0) -> str:
+def winning_values(path: Path, after: int | None = None) -> list[int]:
+    """The values no one has taken whose trio would win the game at once for the side of the seat to move
+    after ``after`` events of the record at ``path`` (all of them by default), from the rules' goal."""
+    return winning_values_of(json.loads(path.read_text()), after)
+
+
+def winning_values_of(doc: dict[str, Any], after: int | None = None) -> list[int]:
+    """:func:`winning_values` of a record's JSON document."""
+    record = Record.from_json(doc)
+    view = replay_view(record.rules, record.events[:after], first_player=record.first_player)
+    rules = view.rules
+    taken = {v for t in view.trios for v in t}
+    held = [v for s in rules.teams_of_seats[rules.team_of(view.to_move)] for v in view.trios[s]]
+    return [v for v in range(1, 13) if v not in taken and rules.is_win([*held, v])]
+
+
+def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int = 0, wins: list[int] = []) -> str:
     """The advice's plan line for reveal ``top`` of `advise --json`: the four likeliest values that can still
-    make a trio, each with what to ask next, then the other values in two sums (``shown``: the cards face up
-    in the turn before the reveal)."""
+    make a trio and every other one whose trio wins the game (``wins``), each with what to ask next and said
+    so if it wins, then the other values in two sums (``shown``: the cards face up in the turn before the
+    reveal)."""
     r = top["reveal"]
     (kind, index), = r.items()
     seat = f"{names[index]} (seat {index})" if names and kind != "centre" else f"Seat {index}"
@@ -120,14 +138,17 @@ def plan_words(top: dict[str, Any], names: list[str] | None = None, shown: int =
             end += f"; any other value ({percent(other)}) fails the turn" if other > 1e-9 else ""
         return f"The plan for {short(r)} ({where}): {end}."
     parts = []
-    for st in hopes[:4]:
+    listed = [st for k, st in enumerate(hopes) if k < 4 or st["value"] in wins]
+    for st in listed:
         then = ", then ".join(short(x) for x in st["then"])
         parts.append(f"if it shows {st['value']} ({percent(st['probability'])}), "
-                     + (f"then {then}: {fine(st['p_trio'])} chance of a trio" if then else "the trio is made"))
+                     + (f"then {then}: {fine(st['p_trio'])} chance of a trio" if then else "the trio is made")
+                     + (", which wins the game" if st["value"] in wins else ""))
     text = "; ".join(parts)
-    if hopes[4:]:
-        more = len(hopes) - 4
-        text += f"; {more} more value{'s' if more > 1 else ''} ({percent(sum(st['probability'] for st in hopes[4:]))}) that can still make one"
+    others = [st for st in hopes if st not in listed]
+    if others:
+        more = len(others)
+        text += f"; {more} more value{'s' if more > 1 else ''} ({percent(sum(st['probability'] for st in others))}) that can still make one"
     none = 1 - sum(st["probability"] for st in hopes)  # every value the plan gives no chance, or does not list
     if none > 1e-9:
         text += f"; any other value ({percent(none)}) " + ("fails the turn" if shown else "leaves no trio this turn")
@@ -236,14 +257,15 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
         top = want["reveals"][0]
         plan = page.locator("#advice-plan")
         expect(plan).to_contain_text(f"The plan for {short(top['reveal'])} (")
-        expect(plan).to_have_text(plan_words(top, json.loads(path.read_text()).get("names")))
+        expect(plan).to_have_text(plan_words(top, json.loads(path.read_text()).get("names"),
+                                             wins=winning_values(path, n - 1)))
     # a centre card may show many values: the plan names the likeliest, then sums the others
     page.select_option("#objective", "trio")
     page.locator("#slider").fill("4")
     settle(page)
     want = cli_json(capsys, "advise", "--json", str(path), "--after", "4", "--objective", "trio")
     assert "centre" in want["reveals"][0]["reveal"]
-    words = plan_words(want["reveals"][0], json.loads(path.read_text()).get("names"))
+    words = plan_words(want["reveals"][0], json.loads(path.read_text()).get("names"), wins=winning_values(path, 4))
     expect(page.locator("#advice-plan")).to_have_text(words)
     assert "more value" in words and "leaves no trio this turn" in words  # a centre card: twelve values, some lost at once
     page.click("#last")
@@ -285,8 +307,28 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     page.fill("#paste", json.dumps(pair))
     page.click("#load-paste")
     settle(page)
-    words = plan_words(top, None, shown=1)
+    words = plan_words(top, None, shown=1, wins=winning_values(pair_path))
     assert "no trio of" in words and "can follow: the turn goes on and fails at the first card that differs" in words
+    expect(page.locator("#advice-plan")).to_have_text(words)
+    # one trio from the goal, any trio wins: the plan lists every value that can make one, and says it wins
+    for seed in range(50):
+        game = play_game(Rules(3), [make_bot("memory", random.Random(60 + 3 * seed + s)) for s in range(3)],
+                         rng=random.Random(seed))
+        near = Record.from_game(game).to_json()
+        cut_at = next((k for k in range(len(near["events"]))
+                       if len(winning_values_of(near, k)) > 1), None)
+        if cut_at is not None:
+            break
+    assert cut_at is not None
+    near["events"] = near["events"][:cut_at]
+    near_path = tmp_path / "near.json"
+    near_path.write_text(json.dumps(near), encoding="utf-8")
+    top = cli_json(capsys, "advise", "--json", str(near_path), "--objective", "trio")["reveals"][0]
+    page.fill("#paste", json.dumps(near))
+    page.click("#load-paste")
+    settle(page)
+    words = plan_words(top, None, wins=winning_values(near_path))
+    assert ", which wins the game" in words and "more value" not in words
     expect(page.locator("#advice-plan")).to_have_text(words)
 
 

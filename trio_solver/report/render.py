@@ -100,6 +100,7 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all", *,
     pairs_with: dict[int, list[int]] = {}
     if rules.mode is Mode.PICANTE:
         pairs_with = {v: sorted(live_links(view, v)) for t in trios for v in t}
+    taken = {v for t in trios for v in t}  # a value taken in a trio makes no second one
     sides = []
     for seats in rules.teams_of_seats:
         held = sorted(v for s in seats for v in trios[s])
@@ -109,6 +110,7 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all", *,
             "to_goal": rules.goal_distance(held),
             "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)],
             "pairs_with": {str(v): pairs_with[v] for v in held} if rules.mode is Mode.PICANTE else {},
+            "wins": [] if view.winner is not None else sorted(rules.winning_values(held) - taken),
         })
         sides[-1]["goal"] = goal_text(rules.mode.value, sides[-1])
     return {

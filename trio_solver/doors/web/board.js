@@ -579,13 +579,15 @@ async function showAdvice(fr, token) {
     return tr;
   }));
   const best = data.reveals[0];
+  const side = fr.sides.find((sd) => sd.seats.includes(data.seat));
   $("#advice-plan").textContent = best ? `The plan for ${shortReveal(best.reveal)} (${describeTarget(shortReveal(best.reveal))}): `
-    + planText(best.plan, data.turn.length) : "";
+    + planText(best.plan, data.turn.length, side ? side.wins : []) : "";
 }
 
 // the advisor's plan, in words: the values the reveal most likely shows that can still make a trio, what to ask
-// next and the chance of a trio then; the other values together (`shown`: cards face up in the turn before it)
-function planText(plan, shown) {
+// next and the chance of a trio then, every value whose trio wins the game (`wins`) among them and said so; the
+// other values together (`shown`: cards face up in the turn before it)
+function planText(plan, shown, wins = []) {
   const hopes = (plan || []).filter((step) => step.p_trio > 0).sort((a, b) => b.probability - a.probability);
   // no value it can show makes a trio: say how the turn ends, as the command's plan does (a value face up it can
   // still show makes a pair that no third card follows; any other value fails the turn at once)
@@ -600,9 +602,10 @@ function planText(plan, shown) {
   }
   const says = (step) => `if it shows ${step.value} (${pct(step.probability)}), `
     + (step.then.length ? `then ${step.then.map(shortReveal).join(", then ")}: ${pctFine(step.p_trio)} chance of a trio`
-      : "the trio is made");
-  const listed = hopes.slice(0, 4);
-  const rest = hopes.slice(4).reduce((p, step) => p + step.probability, 0);
+      : "the trio is made")
+    + (wins.includes(step.value) ? ", which wins the game" : "");
+  const listed = hopes.filter((step, k) => k < 4 || wins.includes(step.value));
+  const rest = hopes.filter((step) => !listed.includes(step)).reduce((p, step) => p + step.probability, 0);
   // the values with no trio after them: mid-turn a value unlike the one face up fails the turn at once; at the
   // start of a turn the turn goes on, and fails at the first card that differs
   const none = 1 - hopes.reduce((p, step) => p + step.probability, 0);
