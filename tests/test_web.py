@@ -346,9 +346,9 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     expect(page.locator("#advice-plan")).to_have_text(words)
 
 
-def table_game_with_one_turn(page: Page) -> dict[str, Any]:
-    """A real-table game of the example kept by seat 1 (3 players, Picante), its first turn typed in; the
-    example's record."""
+def table_game_with_one_turn(page: Page, turn: bool = True) -> dict[str, Any]:
+    """A real-table game of the example kept by seat 1 (3 players, Picante), its first turn typed in (unless
+    not ``turn``); the example's record."""
     example: dict[str, Any] = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text())
     page.click("button[data-mode=table]")
     page.select_option("#t-players", "3")
@@ -358,6 +358,8 @@ def table_game_with_one_turn(page: Page) -> dict[str, Any]:
     page.fill("#t-hand", " ".join(map(str, example["viewer"]["hand"])))
     page.click("#t-start")
     page.wait_for_selector("#entry-targets button")
+    if not turn:
+        return example
     for r in example["events"][0]["reveals"]:
         target = short({key: v for key, v in r.items() if key != "value"})
         page.fill("#entry-text", f"{target}={r['value']}")
@@ -408,6 +410,57 @@ def test_a_game_at_the_table_is_given_up_only_when_the_player_says_so(page: Page
     settle(page)
     assert len(asked) == 3
     expect(page.locator("#position")).to_contain_text("After 0 of 0 events")
+
+
+def test_the_slips_of_a_person_entering_a_game(page: Page) -> None:
+    """Entering a game at a real table: several reveals typed at once are entered in order, and a refused one
+    stays in the field with those after it; Undo says what it took back; an entry by buttons clears a refused
+    text (Enter would send it again); a reveal typed at an earlier position is refused, as the panel says; a
+    tap on one's own card says why no value was asked for."""
+    example = table_game_with_one_turn(page, turn=False)
+    first = example["events"][0]["reveals"]
+    typed = " ".join(f"{short({k: v for k, v in r.items() if k != 'value'})}={r['value']}" for r in first)
+    assert typed == "l0=3 c3=9"
+    page.fill("#entry-text", typed)
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#status")).to_have_text("c3=9: no match: the turn passes.")
+    expect(page.locator("#moves li")).to_have_count(2)
+    expect(page.locator("#entry-text")).to_have_value("")
+    page.click("#entry-undo")
+    settle(page)
+    expect(page.locator("#status")).to_have_text("Undone: c3=9 (row 1).")
+    expect(page.locator("#position")).to_contain_text("After 1 of 1 events")  # row 1, a turn in progress
+    # the turn's last card, then one the events rule out: the first is entered, the second stays to be mended
+    page.fill("#entry-text", "c3=9 l0=2")
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#error")).to_contain_text("event 2 (turn of seat 1), reveal 1: seat 0's lowest card showed 3")
+    expect(page.locator("#entry-text")).to_have_value("l0=2")
+    expect(page.locator("#moves li")).to_have_count(2)
+    # by buttons instead: the refused text goes
+    page.click("#entry-targets button[data-target='c0']")
+    page.click("#entry-values button[data-value='4']")
+    settle(page)
+    expect(page.locator("#status")).to_have_text("c0=4: the turn goes on.")
+    expect(page.locator("#entry-text")).to_have_value("")
+    # my own lowest card (a 1): its value is entered for me, and the status says so
+    me = example["viewer"]["seat"]
+    page.click(f"#entry-targets button[data-target='l{me}']")
+    settle(page)
+    expect(page.locator("#status")).to_have_text(
+        f"l{me}={min(example['viewer']['hand'])}: no match: the turn passes. (your own card: its value is entered for you)")
+    # at an earlier position, a typed reveal is refused: nothing is added at the end
+    events = page.locator("#moves li").count()
+    page.click("#first")
+    settle(page)
+    page.fill("#entry-text", "c1=4")
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#error")).to_have_text("Go to the last position to enter the next reveal.")
+    page.click("#last")
+    settle(page)
+    expect(page.locator("#moves li")).to_have_count(events)
 
 
 def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:

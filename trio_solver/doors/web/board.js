@@ -964,7 +964,10 @@ function chooseTarget(r, button) {
   // my own card: its value is known, no need to ask
   const own = app.beliefs && (r[0] === "l" ? app.beliefs.lowest : r[0] === "h" ? app.beliefs.highest : null);
   const mine = Number(r.slice(1)) === app.me && own ? certain(own[String(app.me)]) : null;
-  if (mine !== null) { guarded(() => enterValue(mine)); return; }
+  if (mine !== null) {  // the status says why no value was asked for
+    guarded(async () => { await enterValue(mine); setStatus(`${$("#status").textContent} (your own card: its value is entered for you)`); });
+    return;
+  }
   const first = document.querySelector("#entry-values button");
   if (first) first.focus();
 }
@@ -972,7 +975,21 @@ function chooseTarget(r, button) {
 function enterValue(v) {
   if (!entryTarget) throw new ApiError("First choose where the card came from (a hand end or a centre slot).");
   const move = `${entryTarget}=${v}`;
-  return oneMove(() => addMove(move));
+  // entered by buttons: a typed entry left in the field (refused before) is not sent again by a later Enter
+  return oneMove(async () => { await addMove(move); $("#entry-text").value = ""; });
+}
+
+// the text field's entry: a swap (`swap 0 2 9 12`), or one or more reveals in order (`l0=3 c3=9`), entered one
+// by one; a refused one stays in the field with those after it, the ones before it entered
+async function addTyped(text) {
+  if (app.pos !== app.frames.length - 1) throw new ApiError("Go to the last position to enter the next reveal.");
+  const moves = /^swap\b/i.test(text) ? [text] : text.split(/[\s,;]+/).filter(Boolean);
+  if (!moves.length) throw new ApiError("Type a reveal such as l0=3 (the lowest card of seat 0 showed a 3), c3=9 or h2=12.");
+  for (let k = 0; k < moves.length; k++) {
+    $("#entry-text").value = moves.slice(k).join(" ");
+    await addMove(moves[k]);
+  }
+  $("#entry-text").value = "";
 }
 
 function parseEntry(text) {
@@ -994,12 +1011,18 @@ async function addMove(text, game = app.game) {
   return res;
 }
 
-function undoLast() {
+async function undoLast() {
   const evs = app.record.events;
   if (!evs.length) throw new ApiError("Nothing to undo.");
   const lastEv = evs[evs.length - 1];
-  if (lastEv.reveals && lastEv.reveals.length > 1) lastEv.reveals.pop(); else evs.pop();
-  return replay("last");
+  const row = evs.length;  // the move list's row of the event
+  let gone;  // the reveal undone, or the swap
+  if (lastEv.reveals && lastEv.reveals.length > 1) gone = lastEv.reveals.pop();
+  else { evs.pop(); gone = lastEv.reveals ? lastEv.reveals[lastEv.reveals.length - 1] : lastEv; }
+  await replay("last");
+  const { value, ...place } = gone;
+  setStatus(gone.swap ? `Undone: the swap of seats ${gone.swap[0]} and ${gone.swap[1]} (row ${row}).`
+    : `Undone: ${shortReveal(place)}=${value} (row ${row}).`);
 }
 
 // -- play against the bots ------------------------------------------------------------------------------
@@ -1283,7 +1306,7 @@ function init() {
   $("#entry-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#entry-text").value.trim();
-    guarded(() => oneMove(async () => { await addMove(text); $("#entry-text").value = ""; $("#entry-text").focus(); }));
+    guarded(() => oneMove(async () => { await addTyped(text); $("#entry-text").focus(); }));
   });
   $("#entry-undo").addEventListener("click", () => guarded(() => oneMove(undoLast)));
   $("#play-form").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(startPlay); });
