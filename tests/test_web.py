@@ -418,6 +418,9 @@ def test_the_slips_of_a_person_entering_a_game(page: Page) -> None:
     text (Enter would send it again); a reveal typed at an earlier position is refused, as the panel says; a
     tap on one's own card says why no value was asked for."""
     example = table_game_with_one_turn(page, turn=False)
+    me = example["viewer"]["seat"]
+    # beside the buttons: whose turn it is and what is face up
+    expect(page.locator("#entry-now")).to_have_text("Seat 0 to move · a new turn")
     first = example["events"][0]["reveals"]
     typed = " ".join(f"{short({k: v for k, v in r.items() if k != 'value'})}={r['value']}" for r in first)
     assert typed == "l0=3 c3=9"
@@ -430,6 +433,7 @@ def test_the_slips_of_a_person_entering_a_game(page: Page) -> None:
     page.click("#entry-undo")
     settle(page)
     expect(page.locator("#status")).to_have_text("Undone: c3=9 (row 1).")
+    expect(page.locator("#entry-now")).to_have_text("Seat 0 to move · face up this turn: l0=3")
     expect(page.locator("#position")).to_contain_text("After 1 of 1 events")  # row 1, a turn in progress
     # the turn's last card, then one the events rule out: the first is entered, the second stays to be mended
     page.fill("#entry-text", "c3=9 l0=2")
@@ -444,8 +448,8 @@ def test_the_slips_of_a_person_entering_a_game(page: Page) -> None:
     settle(page)
     expect(page.locator("#status")).to_have_text("c0=4: the turn goes on.")
     expect(page.locator("#entry-text")).to_have_value("")
+    expect(page.locator("#entry-now")).to_have_text(f"Seat {me} (you) to move · face up this turn: c0=4")
     # my own lowest card (a 1): its value is entered for me, and the status says so
-    me = example["viewer"]["seat"]
     page.click(f"#entry-targets button[data-target='l{me}']")
     settle(page)
     expect(page.locator("#status")).to_have_text(
