@@ -2,7 +2,9 @@
 
 Before any test runs, the session loads the compiled kernel once (:func:`trio_solver.doors.queries.warm_up`):
 on a fresh checkout numba's disk cache is empty, and without this each worker, and each command a
-test starts, would build the same functions at the same time.
+test starts, would build the same functions at the same time. The build takes one core for about half
+a minute; ``mypy`` (the package's strict type check) runs on the other meanwhile, and
+tests/test_types.py reads its result.
 
 Under ``-n 2`` (pytest-xdist) the modules of :data:`ONE_WORKER` run on one worker each: their
 module-wide fixtures (brute-force positions, a browser, a server, a Ray instance) are then built
@@ -12,6 +14,10 @@ once, not once per worker. Every other test goes to whichever worker is free.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,11 +48,51 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TRIO_FUZZ_LONG"] = "1"
 
 
+#: The environment variable that names the file where the type check started by the session writes its
+#: output; its exit status follows in the same name with ``.rc`` once it is done (tests/test_types.py).
+MYPY_RESULT = "TRIO_TEST_MYPY_RESULT"
+#: The command of the type check: mypy with the project's settings (pyproject.toml: strict, the package).
+MYPY = [sys.executable, "-m", "mypy"]
+_RUN_MYPY = """import subprocess, sys
+out, rc = sys.argv[1], sys.argv[1] + ".rc"
+with open(out, "w") as f:
+    code = subprocess.run(sys.argv[2:], stdout=f, stderr=subprocess.STDOUT).returncode
+with open(rc + ".part", "w") as f:
+    f.write(str(code))
+import os; os.replace(rc + ".part", rc)
+"""
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Build or load the compiled kernel in the controlling process, before pytest-xdist starts its
-    workers (its own session start runs last): every worker and command then loads it from the cache."""
-    if not hasattr(session.config, "workerinput") and not session.config.option.collectonly:
-        warm_up()
+    workers (its own session start runs last): every worker and command then loads it from the cache.
+    The type check starts first, in a process of its own, and the workers inherit where it writes."""
+    if hasattr(session.config, "workerinput") or session.config.option.collectonly:
+        return
+    fd, out = tempfile.mkstemp(prefix="trio-mypy-", suffix=".txt")
+    os.close(fd)
+    os.environ[MYPY_RESULT] = out
+    session.config.stash[_MYPY_KEY] = subprocess.Popen([sys.executable, "-c", _RUN_MYPY, out, *MYPY],
+                                                       cwd=Path(__file__).resolve().parent.parent)
+    warm_up()
+
+
+_MYPY_KEY = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The type check's process is waited for and its files removed."""
+    proc = session.config.stash.get(_MYPY_KEY, None)
+    if proc is None:
+        return
+    try:
+        proc.wait(timeout=600)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    out = os.environ.get(MYPY_RESULT, "")
+    for path in (out, out + ".rc", out + ".rc.part"):
+        if path and os.path.exists(path):
+            os.remove(path)
 
 
 @pytest.hookimpl(optionalhook=True)
