@@ -69,12 +69,28 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     The type check starts first, in a process of its own, and the workers inherit where it writes."""
     if hasattr(session.config, "workerinput") or session.config.option.collectonly:
         return
+    if _selects_the_type_test(session.config):
+        _start_type_check(session)
+    warm_up()
+
+
+def _selects_the_type_test(config: pytest.Config) -> bool:
+    """Whether the run's paths hold tests/test_types.py (the whole suite does; one other file does not)."""
+    wanted = Path(__file__).resolve().parent / "test_types.py"
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::", 1)[0]).resolve()
+        if path == wanted or wanted.is_relative_to(path):
+            return True
+    return False
+
+
+def _start_type_check(session: pytest.Session) -> None:
+    """Start mypy in a process that writes its output, then its exit status (:data:`MYPY_RESULT`)."""
     fd, out = tempfile.mkstemp(prefix="trio-mypy-", suffix=".txt")
     os.close(fd)
     os.environ[MYPY_RESULT] = out
     session.config.stash[_MYPY_KEY] = subprocess.Popen([sys.executable, "-c", _RUN_MYPY, out, *MYPY],
                                                        cwd=Path(__file__).resolve().parent.parent)
-    warm_up()
 
 
 _MYPY_KEY = pytest.StashKey[subprocess.Popen[bytes]]()
