@@ -598,12 +598,18 @@ def test_team_swaps_at_a_real_table(page: Page) -> None:
     page.fill("#t-hand", "1 2 3 4 5 6 7 8 9")
     page.click("#t-start")
     settle(page)
+    # the line above the buttons says that swaps may come before the first reveal, and which
+    expect(page.locator("#entry-now")).to_have_text(
+        "Seat 0 (you) to move · a new turn (before it, a swap of seats 0 and 2 or seats 1 and 3 may come)")
     for text in ("swap 0 2 9 12", "swap 1 3", "l0=1"):
         page.fill("#entry-text", text)
         page.press("#entry-text", "Enter")
         settle(page)
         expect(page.locator("#status")).to_contain_text(text)
         expect(page.locator("#error")).to_be_hidden()
+        if text == "swap 0 2 9 12":  # my team has swapped: only the other team's swap may come
+            expect(page.locator("#entry-now")).to_have_text(
+                "Seat 0 (you) to move · a new turn (before it, a swap of seats 1 and 3 may come)")
     with page.expect_download() as dl:
         page.click("#download")
     saved = json.loads(Path(dl.value.path()).read_text())

@@ -941,8 +941,10 @@ async function fillEntry(fr, last, token) {
   const targets = $("#entry-targets"), values = $("#entry-values");
   // beside the buttons, on a phone far from the table: whose turn it is and what is face up
   const mover = `${seatName(fr.to_move)}${fr.to_move === app.me ? " (you)" : ""} to move · `;
+  const swaps = fr.swap_open.length && !fr.turn.length
+    ? ` (before it, a swap of ${fr.swap_open.map((t) => `seats ${t.join(" and ")}`).join(" or ")} may come)` : "";
   $("#entry-now").replaceChildren(...(!last || fr.winner !== null ? []
-    : fr.turn.length ? [`${mover}face up this turn: `, el("code", { text: fr.turn.join(" ") })] : [`${mover}a new turn`]));
+    : fr.turn.length ? [`${mover}face up this turn: `, el("code", { text: fr.turn.join(" ") })] : [`${mover}a new turn${swaps}`]));
   if (!last || fr.winner !== null) {
     targets.replaceChildren(el("p", { class: "hint", text: fr.winner !== null ? "The game is over." : "Go to the last position to enter the next reveal." }));
     values.replaceChildren();
