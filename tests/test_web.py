@@ -346,6 +346,17 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
     expect(page.locator("#advice-plan")).to_have_text(words)
 
 
+def reload_and_resume_table_game(page: Page, events: int) -> None:
+    """Reload the board (a phone's browser drops pages) and resume the game at the table it offers back, of
+    ``events`` events, at its last position."""
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#resume")).to_contain_text(f"game at the table ({events} event{'s' if events != 1 else ''})")
+    page.click("#resume")
+    settle(page)
+    expect(page.locator("#position")).to_contain_text(f"After {events} of {events} events")
+
+
 def table_game_with_one_turn(page: Page, turn: bool = True) -> dict[str, Any]:
     """A real-table game of the example kept by seat 1 (3 players, Picante), its first turn typed in (unless
     not ``turn``); the example's record."""
@@ -394,12 +405,7 @@ def test_a_game_at_the_table_is_given_up_only_when_the_player_says_so(page: Page
     page.click("#play-form button[type=submit]")
     settle(page)
     assert len(asked) == 2
-    page.reload()
-    page.wait_for_selector("body[data-ready]")
-    expect(page.locator("#resume")).to_contain_text("game at the table (1 event)")
-    page.click("#resume")
-    settle(page)
-    expect(page.locator("#position")).to_contain_text("After 1 of 1 events")
+    reload_and_resume_table_game(page, 1)
     # the set-up form shows the game resumed
     assert [page.input_value(f"#t-{k}") for k in ("players", "mode", "seat", "first", "hand")] == [
         "3", "picante", str(example["viewer"]["seat"]), str(example["first_player"]),
@@ -618,12 +624,7 @@ def test_team_swaps_at_a_real_table(page: Page) -> None:
     # my hand now holds the 12 my partner gave: my highest card is certain
     expect(page.locator("#beliefs .dist[data-name='h0'] .top")).to_have_text("12 · 100%")
     # a reload (a phone's browser drops pages) loses nothing: the game is offered back
-    page.reload()
-    page.wait_for_selector("body[data-ready]")
-    expect(page.locator("#resume")).to_contain_text("game at the table (3 events)")
-    page.click("#resume")
-    settle(page)
-    expect(page.locator("#position")).to_contain_text("After 3 of 3 events")
+    reload_and_resume_table_game(page, 3)
     page.fill("#entry-text", "l1=2")
     page.press("#entry-text", "Enter")
     settle(page)
