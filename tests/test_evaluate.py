@@ -400,11 +400,14 @@ def _jackknife_gap(a: Tally, ea: Evaluation, b: Tally, eb: Evaluation) -> float:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.floats(0.05, 0.9), st.floats(0.05, 0.9), st.floats(0.0, 1.0))
+@given(st.integers(0, 2**32 - 1), st.floats(0.15, 0.9), st.floats(0.15, 0.9), st.floats(0.0, 1.0))
 def test_paired_gap_error_matches_the_jackknife(seed: int, pa: float, pb: float, alike: float) -> None:
     """Two candidates played on the same 400 deals, their results alike on a share ``alike`` of them:
     the linearised error of the gap agrees with the jackknife, and the gap is the difference of the
-    two estimates."""
+    two estimates. (The two errors differ by a share of about one over a stratum's number of deals:
+    with a trio chance of 0.05, a stratum holds some 5 of the 400 deals and they differ by up to 6%;
+    from 0.15, with some 15 deals or more, by 3.2% at most in 300 draws, the most near 0.15 with results
+    all alike.)"""
     rng = random.Random(seed)
     ea = Evaluation(Reveal.lowest(0), p_trio=pa, p_win=pa / 3, plan=(), known_value=None, progress=0.0)
     eb = Evaluation(Reveal.lowest(1), p_trio=pb, p_win=pb / 4, plan=(), known_value=None, progress=0.0)
