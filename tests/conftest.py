@@ -55,9 +55,9 @@ ONE_WORKER = (
 #: Tests (by the start of their node ids) that never call the compiled kernel, in this process or in a
 #: process they start: they run first, while the kernel is built.
 KERNEL_FREE = (
-    "tests/test_engine_properties.py", "tests/test_records.py", "tests/test_positions.py",
-    "tests/test_corpus.py", "tests/test_knowledge.py", "tests/test_view_push.py", "tests/test_history.py",
-    "tests/test_rules.py", "trio_solver/game/",
+    "tests/test_engine_properties.py", "tests/test_records.py", "tests/test_corpus.py",
+    "tests/test_knowledge.py", "tests/test_view_push.py", "tests/test_history.py", "tests/test_rules.py",
+    "trio_solver/game/",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +187,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test outside :data:`KERNEL_FREE` starts once the kernel is built, before its fixtures."""
     if not _kernel_free(item):
         _kernel_build()
+
+
+#: The kernel's functions that this process had loaded once it had collected the tests: none, unless a
+#: module calls the kernel on import, and so builds it in every test process beside the session's build
+#: (tests/test_suite_setup.py checks it).
+LOADED_ON_COLLECTION: dict[str, int] = {}
+
+
+def pytest_collection_finish() -> None:
+    LOADED_ON_COLLECTION.update(_kernel_loaded())
 
 
 def _kernel_loaded() -> dict[str, int]:

@@ -66,11 +66,12 @@ def test_advise_objective_game(capsys: pytest.CaptureFixture[str]) -> None:
         e.reveal.to_json() for e in advise_game(view, samples=30).evaluations]
     code, out, _ = run(capsys, "advise", path, "--after", "4", "--objective", "game", "--samples", "30")
     assert code == 0 and "win game" in out and "Best:" in out
-    # the reveals less than twice their gap's error below the first are named as not told apart from it
+    # the reveals at most twice their gap's error below the first are named as not told apart from it
     first = data["reveals"][0]
     tied = [Reveal.from_json(e["reveal"]) for e in data["reveals"][1:]
-            if first["p_game"] - e["p_game"] < 2 * e["p_game_gap_stderr"]]
+            if first["p_game"] - e["p_game"] <= 2 * e["p_game_gap_stderr"]]
     assert tied, "no reveal within noise of the first at this position"
+    assert [Reveal.from_json(r) for r in data["not_told_apart"]] == tied
     assert (f"  Not told apart from {Reveal.from_json(first['reveal'])} by the playouts: {', '.join(map(str, tied))}; "
             "their chances this turn (win now, trio chance) are exact.") in out.splitlines()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import random
 from fractions import Fraction
@@ -45,7 +46,7 @@ from trio_solver.decide.expert import DEFAULT_BUDGET
 from trio_solver.decide.stopping import Stopping
 from trio_solver.decide.rollout import ModelBot, Sim, public_memory, to_action, to_reveal
 from trio_solver.game.rules import Mode
-from trio_solver.decide.search import Evaluation, advise
+from trio_solver.decide.search import Advice, Evaluation, advise
 
 
 def sides(rules: Rules) -> list[int]:
@@ -286,6 +287,15 @@ def test_advise_game_ranks_every_legal_reveal_by_p_game(rules: Rules, reveals: i
         back = Evaluation.from_json(js)
         assert (back.p_game, back.p_game_gap_stderr) == (js["p_game"], js["p_game_gap_stderr"])
     assert "p_game" not in exact.best.to_json() and "p_game_gap_stderr" not in exact.best.to_json()
+    # the reveals not told apart from the first: at most twice their gap's error below it, in the ranking's
+    # order; named in the JSON when advised for the game only, and read back the same
+    lead = adv.evaluations[0].p_game or 0.0
+    tied = [e for e in adv.evaluations[1:] if lead - (e.p_game or 0.0) <= 2 * (e.p_game_gap_stderr or 0.0)]
+    assert tied, "no reveal within noise of the first at this position"
+    assert list(adv.not_told_apart) == tied and exact.not_told_apart == ()
+    doc = adv.to_json()
+    assert doc["not_told_apart"] == [e.reveal.to_json() for e in tied] and "not_told_apart" not in exact.to_json()
+    assert Advice.from_json(json.loads(json.dumps(doc))).to_json() == doc
     # the error of the paired difference from the first, on the same deals (checked for the reveals
     # played out for themselves; the other unseen centre cards carry the first one's figures)
     post = Posterior(view)

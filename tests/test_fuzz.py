@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -116,23 +117,37 @@ GAMES = [
     _game(4, Rules(5, "picante"), 15),
 ]
 VIEWS = [g.view(g.to_move) for g in GAMES] + [GAMES[0].view(None), GAMES[2].view((GAMES[2].to_move + 1) % 4)]
-BELIEFS = [Beliefs(v) for v in VIEWS]
-ADVICE = [advise(v) for v in VIEWS[:4] if not v.over]
 RECORD_OBJS = [Record.load(p) for p in RECORDS[:4]] + [Record.from_game(g) for g in GAMES]
 
 
-def _valid(pool: list[Any]) -> st.SearchStrategy[Any]:
+@functools.cache
+def _beliefs() -> list[Beliefs]:
+    """The beliefs of :data:`VIEWS`, built at their first use rather than on import: beliefs call the
+    compiled kernel, which a test process collecting the tests must not build (tests/conftest.py)."""
+    return [Beliefs(v) for v in VIEWS]
+
+
+@functools.cache
+def _advice() -> list[Advice]:
+    """The advice at the first views, built at its first use (as :func:`_beliefs`)."""
+    return [advise(v) for v in VIEWS[:4] if not v.over]
+
+
+def _valid(pool: list[Any] | Callable[[], list[Any]]) -> st.SearchStrategy[Any]:
+    """One of ``pool`` (or of what the function ``pool`` gives, called when the first example is drawn)."""
+    if callable(pool):
+        return st.deferred(lambda: st.sampled_from(pool()))
     return st.sampled_from(pool)
 
 
 class _Receiver:
     """The object a method is called on: always a real one (only the arguments are hostile)."""
 
-    def __init__(self, pool: list[Any]) -> None:
-        self.strategy = st.sampled_from(pool)
+    def __init__(self, pool: list[Any] | Callable[[], list[Any]]) -> None:
+        self.strategy = _valid(pool)
 
 
-def _receiver(pool: list[Any]) -> Any:
+def _receiver(pool: list[Any] | Callable[[], list[Any]]) -> Any:
     return _Receiver(pool)
 
 
@@ -227,26 +242,26 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
                                                                        st.integers(1, 50_000)]),
     "Beliefs.deadline": (lambda v, d: Beliefs(v, deadline=d), [_valid(VIEWS), st.just(None)]),
     "Beliefs.from_json": (Beliefs.from_json, [_json_like]),
-    "Beliefs.lowest": (lambda b, s: b.lowest(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.highest": (lambda b, s: b.highest(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.end": (lambda b, r: b.end(r), [_receiver(BELIEFS), REVEAL]),
+    "Beliefs.lowest": (lambda b, s: b.lowest(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.highest": (lambda b, s: b.highest(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.end": (lambda b, r: b.end(r), [_receiver(_beliefs), REVEAL]),
     "Beliefs.position_distribution": (lambda b, s, p: b.position_distribution(s, p),
-                                      [_receiver(BELIEFS), SEAT, st.integers(-1, 10)]),
-    "Beliefs.count_distribution": (lambda b, s: b.count_distribution(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.expected": (lambda b, s: b.expected(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.exact_cell_weights": (lambda b, s: b.exact_cell_weights(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.row_of_seat": (lambda b, s: b.row_of_seat(s), [_receiver(BELIEFS), SEAT]),
-    "Beliefs.prob_all_show": (lambda b, v, r: b.prob_all_show(v, r), [_receiver(BELIEFS), VALUE,
+                                      [_receiver(_beliefs), SEAT, st.integers(-1, 10)]),
+    "Beliefs.count_distribution": (lambda b, s: b.count_distribution(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.expected": (lambda b, s: b.expected(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.exact_cell_weights": (lambda b, s: b.exact_cell_weights(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.row_of_seat": (lambda b, s: b.row_of_seat(s), [_receiver(_beliefs), SEAT]),
+    "Beliefs.prob_all_show": (lambda b, v, r: b.prob_all_show(v, r), [_receiver(_beliefs), VALUE,
                                                                       st.lists(REVEAL, max_size=3)]),
     "Beliefs.demands": (lambda b, v, lo, hi, sl, po: b.demands(v, lo, hi, sl, po),
-                        [_receiver(BELIEFS), VALUE, st.dictionaries(SEAT, st.integers(0, 3), max_size=2),
+                        [_receiver(_beliefs), VALUE, st.dictionaries(SEAT, st.integers(0, 3), max_size=2),
                          st.dictionaries(SEAT, st.integers(0, 3), max_size=2), st.lists(st.integers(0, 9),
                                                                                         max_size=2),
                          st.integers(0, 3)]),
-    "Beliefs.sample": (lambda b, g: b.sample(g), [_receiver(BELIEFS), RNG]),
-    "Beliefs.to_json": (lambda b, a, v: b.to_json(a, view=v), [_receiver(BELIEFS), st.integers(0, 9),
+    "Beliefs.sample": (lambda b, g: b.sample(g), [_receiver(_beliefs), RNG]),
+    "Beliefs.to_json": (lambda b, a, v: b.to_json(a, view=v), [_receiver(_beliefs), st.integers(0, 9),
                                                                st.booleans()]),
-    "sample_game": (sample_game, [_valid(BELIEFS), RNG]),
+    "sample_game": (sample_game, [_valid(_beliefs), RNG]),
     # advice, bots
     "advise": (lambda v, o, b: advise(v, o, beliefs=b), [_valid(VIEWS), st.sampled_from(["trio", "win"]),
                                                          st.none()]),
@@ -255,7 +270,7 @@ TARGETS: dict[str, tuple[Call, list[st.SearchStrategy[Any]]]] = {
     "advise_game": (lambda v, n, s, c: advise_game(v, samples=n, seed=s, confidence=c),
                     [_valid(VIEWS[:4]), st.integers(1, 16), st.integers(0, 9), st.sampled_from([0.8, 0.95])]),
     "check_record": (lambda r: check_record(r), [_valid(RECORD_OBJS)]),
-    "Advice.get": (lambda a, r: a.get(r), [_receiver(ADVICE), REVEAL]),
+    "Advice.get": (lambda a, r: a.get(r), [_receiver(_advice), REVEAL]),
     "Advice.from_json": (Advice.from_json, [_json_like]),
     "Evaluation.from_json": (Evaluation.from_json, [_json_like]),
     "make_bot": (make_bot, [st.sampled_from(list(BOT_NAMES)), RNG]),

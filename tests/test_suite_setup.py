@@ -98,6 +98,12 @@ def test_a_test_said_to_need_no_kernel_fails_when_it_calls_it(nodeid: str, calls
     assert out.stdout.strip() == said
 
 
+def test_no_test_module_calls_the_kernel_on_import() -> None:
+    """In the process that runs this test, collecting the tests loaded no compiled function (the whole
+    suite's collection imports every test module)."""
+    assert conftest.LOADED_ON_COLLECTION == {}
+
+
 def test_a_failed_kernel_build_fails_the_tests_that_wait_for_it(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "build.txt"

@@ -281,15 +281,16 @@ def test_advice_list_matches_advise_json(page: Page, capsys: pytest.CaptureFixtu
              for r in page.locator("#advice tbody tr").all()]
     assert shown == [(short(r["reveal"]), pm(r["p_game"], r["p_game_stderr"]), percent(r["p_game_gap_stderr"], 1))
                      for r in want["reveals"]]
-    # the note says which reveals the playouts do not tell apart from the first: less than twice the error of
-    # their gap below it (here, after 8 events, a hand's end against a centre card)
+    # the note says which reveals the playouts do not tell apart from the first, as the service names them (at
+    # most twice the error of their gap below it; here, after 8 events, a hand's end against a centre card)
     page.locator("#slider").fill("8")
     settle(page)
     want = cli_json(capsys, "advise", "--json", str(path), "--after", "8", "--seat", "0", "--objective", "game")
     assert want["seat"] == 0
     first = want["reveals"][0]
-    tied = [short(r["reveal"]) for r in want["reveals"][1:] if first["p_game"] - r["p_game"] < 2 * r["p_game_gap_stderr"]]
+    tied = [short(r["reveal"]) for r in want["reveals"][1:] if first["p_game"] - r["p_game"] <= 2 * r["p_game_gap_stderr"]]
     assert tied, "the position has no reveal within noise of the first"
+    assert [short(r) for r in want["not_told_apart"]] == tied
     expect(page.locator("#advice-note")).to_contain_text(
         f"Not told apart from {short(first['reveal'])} by the playouts: {', '.join(tied)}; their chances this turn "
         "(win now, trio) are exact.")

@@ -42,8 +42,8 @@ from ..kernel import GOAL_WEIGHT, WIN_WEIGHT
 from ..words import one_of, percent, pm
 from .._display import html_of
 
-__all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "OBJECTIVES", "PlanStep", "Evaluation", "Advice", "advise",
-           "check_decision_view",
+__all__ = ["Objective", "TurnObjective", "TURN_OBJECTIVES", "OBJECTIVES", "NOISE_GAPS", "PlanStep", "Evaluation",
+           "Advice", "advise", "check_decision_view",
            "turn_score", "live_links", "goal_weights"]
 
 #: What an :class:`Advice` ranks by: the turn's chances (``"turn"``, ``"trio"``, ``"win"``, :func:`advise`)
@@ -55,6 +55,9 @@ TurnObjective = Literal["turn", "trio", "win"]
 TURN_OBJECTIVES: tuple[TurnObjective, ...] = ("turn", "trio", "win")
 #: :data:`Objective`'s values, the default first.
 OBJECTIVES: tuple[Objective, ...] = (*TURN_OBJECTIVES, "game")
+#: A reveal whose chance to win the game lies at most this many times the error of its gap below the
+#: first's is not told apart from the first by the playouts (:attr:`Advice.not_told_apart`).
+NOISE_GAPS = 2.0
 
 # A source of cards for one value: ("pool", -1), ("slot", i), ("lo", seat), ("hi", seat).
 _Token = tuple[str, int]
@@ -172,6 +175,18 @@ class Advice:
         return max(self.evaluations, key=lambda e: (round(e.p_trio + e.p_win, 12),
                                                     -self.evaluations.index(e)))
 
+    @property
+    def not_told_apart(self) -> tuple[Evaluation, ...]:
+        """The reveals after the first, in the ranking's order, whose chance to win the game lies at most
+        :data:`NOISE_GAPS` times the error of their gap below the first's (``p_game_gap_stderr``): the
+        playouts do not tell them apart from it, and only their chances this turn, which are exact, do.
+        A reveal that shares the first's playouts is one of them. Empty unless advised for the game."""
+        first = self.best.p_game
+        if first is None:
+            return ()
+        return tuple(e for e in self.evaluations[1:]
+                     if first - (e.p_game or 0.0) <= NOISE_GAPS * (e.p_game_gap_stderr or 0.0))
+
     def _repr_html_(self) -> str:
         """The ranking as a table of percentages, in a notebook (:func:`trio_solver.report.notebook.advice_html`)."""
         return html_of(self)
@@ -188,21 +203,26 @@ class Advice:
         raise IllegalMoveError(f"{r!s:.40}: not a legal reveal at this moment")
 
     def to_json(self) -> dict[str, Any]:
-        """The ``advise`` JSON of docs/INTERFACE.md (plus the plan of the best reveal)."""
+        """The ``advise`` JSON of docs/INTERFACE.md (plus the plan of the best reveal, and the reveals
+        :attr:`not_told_apart` from it when advised for the game)."""
         best = self.best
-        return {
+        out: dict[str, Any] = {
             "seat": self.seat,
             "objective": self.objective,
             "approximate": self.approximate,
             "reveals": [e.to_json() for e in self.evaluations],
-            "plan": {"reveal": best.reveal.to_json(), "steps": [s.to_json() for s in best.plan]},
-            "turn": list(self.turn),
         }
+        if best.p_game is not None:
+            out["not_told_apart"] = [e.reveal.to_json() for e in self.not_told_apart]
+        out.update({"plan": {"reveal": best.reveal.to_json(), "steps": [s.to_json() for s in best.plan]},
+                    "turn": list(self.turn)})
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Advice:
         """Read :meth:`to_json`'s form (raises :class:`~trio_solver.errors.RecordError`)."""
-        d = json_object(data, "advice", ("seat", "objective", "approximate", "reveals", "plan", "turn"))
+        d = json_object(data, "advice", ("seat", "objective", "approximate", "reveals", "not_told_apart", "plan",
+                                         "turn"))
         try:
             evaluations = tuple(Evaluation.from_json(e) for e in d["reveals"])
             out = cls(_int(d["seat"]), d["objective"], evaluations, bool(d.get("approximate", False)),

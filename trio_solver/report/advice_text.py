@@ -56,11 +56,6 @@ def _fine(p: float) -> str:
     return percent(p, 2) if 0 < p < 0.01 else percent(p, 1)
 
 
-#: A reveal less than this many times the error of its gap below the first is not told apart from it (the
-#: web board's advice says the same).
-NOISE_GAPS = 2.0
-
-
 def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int | None = None,
                 wins: Collection[int] = ()) -> str:
     """Every legal reveal (or the first ``limit``) with its chances in the advice's order, then the
@@ -85,12 +80,10 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     if game:
         lines.append("  (win game: the chance to win the game ± its error; gap ±: the error of its difference from "
                      "the first, on the same deals)")
-        first = advice.evaluations[0]
-        tied = [str(e.reveal) for e in advice.evaluations[1:] if (first.p_game or 0.0) - (e.p_game or 0.0)
-                < NOISE_GAPS * (e.p_game_gap_stderr or 0.0)]
+        tied = [str(e.reveal) for e in advice.not_told_apart]
         if tied:
-            lines.append(f"  Not told apart from {first.reveal} by the playouts: {', '.join(tied)}; their chances this "
-                         "turn (win now, trio chance) are exact.")
+            lines.append(f"  Not told apart from {advice.best.reveal} by the playouts: {', '.join(tied)}; their "
+                         "chances this turn (win now, trio chance) are exact.")
     b = advice.best
     game_part = f"win game {pm(b.p_game or 0.0, b.p_game_stderr or 0.0)}, " if game else ""
     lines.append(f"Best: {b.reveal} ({game_part}win now {_fine(b.p_win)}, trio chance {_fine(b.p_trio)})")

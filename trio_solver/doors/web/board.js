@@ -564,11 +564,10 @@ async function showAdvice(fr, token) {
   const by = { turn: "this turn's worth, a win now counting as three trios",
     win: "the chance to win now, then the chance of a trio", trio: "the chance of a trio this turn",
     game: "the chance to win the game (playouts)" }[data.objective] || data.objective;
-  // by the game, the playouts' noise: the rows less than twice their gap's error below the first are not told
-  // apart from it, and a phone shows no column title to say so
+  // by the game, the playouts' noise: the service names the rows it does not tell apart from the first (a
+  // phone shows no column title to say so)
   const first = data.reveals[0];
-  const tied = hasGame ? data.reveals.slice(1).filter((r) => first.p_game - r.p_game < 2 * r.p_game_gap_stderr)
-    .map((r) => shortReveal(r.reveal)) : [];
+  const tied = (data.not_told_apart || []).map(shortReveal);
   note.textContent = `For ${seatName(data.seat)}, best first by ${by} (objective “${data.objective}”).`
     + (data.approximate ? " Approximate (secret swaps)." : "")
     + (hasGame ? " Win game is ± the playouts' error; gap ± is the error of a row's difference from the first, on the same deals."
