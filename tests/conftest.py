@@ -10,7 +10,7 @@ them wait for their end:
   those of :data:`KERNEL_FREE` waits for it (a second or two once the cache is full);
 * ``mypy`` (the package's strict type check), whose result tests/test_types.py reads.
 
-The tests of :data:`KERNEL_FREE` (the rules engine, the records) never call the kernel: they run first,
+The tests of :data:`KERNEL_FREE` (the rules engine, the golden games) never call the kernel: they run first,
 beside the build. A test there that does call it fails, and says so.
 
 Under pytest-xdist (``-n 3``, set in pyproject.toml) the modules of :data:`ONE_WORKER` run on one
@@ -55,9 +55,8 @@ ONE_WORKER = (
 #: Tests (by the start of their node ids) that never call the compiled kernel, in this process or in a
 #: process they start: they run first, while the kernel is built.
 KERNEL_FREE = (
-    "tests/test_engine_properties.py", "tests/test_records.py", "tests/test_corpus.py",
-    "tests/test_knowledge.py", "tests/test_view_push.py", "tests/test_history.py", "tests/test_rules.py",
-    "trio_solver/game/",
+    "tests/test_engine_properties.py", "tests/test_corpus.py", "tests/test_knowledge.py",
+    "tests/test_view_push.py", "tests/test_history.py", "tests/test_rules.py", "trio_solver/game/",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
