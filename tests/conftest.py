@@ -84,6 +84,8 @@ KERNEL_RESULT = "TRIO_TEST_KERNEL_RESULT"
 MYPY = [sys.executable, "-m", "mypy"]
 #: The kernel's build: every compiled function the questions use, into numba's disk cache.
 BUILD_KERNEL = [sys.executable, "-c", "from trio_solver.doors.queries import warm_up; warm_up()"]
+#: Each background job's command, by the environment variable that names its output.
+JOBS = {MYPY_RESULT: MYPY, KERNEL_RESULT: BUILD_KERNEL}
 #: Seconds a test waits for a background job (each takes about half a minute of CPU).
 WAIT = 900
 
@@ -104,10 +106,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput") or session.config.option.collectonly:
         return
     jobs = session.config.stash.setdefault(_JOBS, [])
-    if _selects_the_type_test(session.config) and MYPY_RESULT not in os.environ:
-        jobs.append(_start(MYPY_RESULT, MYPY))
-    if KERNEL_RESULT not in os.environ:
-        jobs.append(_start(KERNEL_RESULT, BUILD_KERNEL))
+    for env, command in JOBS.items():
+        if env not in os.environ and (env != MYPY_RESULT or _selects_the_type_test(session.config)):
+            jobs.append(_start(env, command))
 
 
 def _selects_the_type_test(config: pytest.Config) -> bool:
@@ -137,8 +138,7 @@ def result_of(env: str) -> tuple[int, str] | None:
     deadline = time.monotonic() + WAIT
     while not os.path.exists(out + ".rc"):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{' '.join(BUILD_KERNEL if env == KERNEL_RESULT else MYPY)} did not end "
-                               f"within {WAIT} s")
+            raise TimeoutError(f"{' '.join(JOBS[env])} did not end within {WAIT} s")
         time.sleep(0.1)
     return int(Path(out + ".rc").read_text()), Path(out).read_text()
 
@@ -150,7 +150,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             proc.wait(timeout=WAIT)
         except subprocess.TimeoutExpired:
             proc.kill()
-    for env in (MYPY_RESULT, KERNEL_RESULT):
+    for env in JOBS:
         out = os.environ.get(env, "")
         for path in (out, out + ".rc", out + ".rc.part"):
             if path and os.path.exists(path):

@@ -566,12 +566,12 @@ async function showAdvice(fr, token) {
     game: "the chance to win the game (playouts)" }[data.objective] || data.objective;
   // by the game, the playouts' noise: the service names the rows it does not tell apart from the first (a
   // phone shows no column title to say so)
-  const first = data.reveals[0];
+  const best = data.reveals[0];
   const tied = (data.not_told_apart || []).map(shortReveal);
   note.textContent = `For ${seatName(data.seat)}, best first by ${by} (objective “${data.objective}”).`
     + (data.approximate ? " Approximate (secret swaps)." : "")
     + (hasGame ? " Win game is ± the playouts' error; gap ± is the error of a row's difference from the first, on the same deals."
-      + (tied.length ? ` Not told apart from ${shortReveal(first.reveal)} by the playouts: ${tied.join(", ")}; `
+      + (tied.length ? ` Not told apart from ${shortReveal(best.reveal)} by the playouts: ${tied.join(", ")}; `
         + "their chances this turn (win now, trio) are exact." : "") : "");
   const mine = app.mode !== "record" && mover === app.me && app.pos === app.frames.length - 1;
   body.replaceChildren(...data.reveals.map((r) => {
@@ -585,7 +585,6 @@ async function showAdvice(fr, token) {
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
-  const best = data.reveals[0];
   const side = fr.sides.find((sd) => sd.seats.includes(data.seat));
   $("#advice-plan").textContent = best ? `The plan for ${shortReveal(best.reveal)} (${describeTarget(shortReveal(best.reveal))}): `
     + planText(best.plan, data.turn.length, side ? side.wins : []) : "";
