@@ -11,6 +11,7 @@ from trio_solver.doors.cli import main
 from trio_solver.decide.evaluate import advise_game, evaluate
 from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
+from trio_solver.words import percent
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -66,6 +67,10 @@ def test_advise_objective_game(capsys: pytest.CaptureFixture[str]) -> None:
         e.reveal.to_json() for e in advise_game(view, samples=30).evaluations]
     code, out, _ = run(capsys, "advise", path, "--after", "4", "--objective", "game", "--samples", "30")
     assert code == 0 and "win game" in out and "Best:" in out
+    # each row ends in its gap's error, but the first, which the gaps are measured from
+    rows = out.splitlines()[2:2 + len(data["reveals"])]
+    assert [row.split()[-1] for row in rows] == ["—"] + [
+        percent(e["p_game_gap_stderr"], 1) for e in data["reveals"][1:]]
     # the reveals at most twice their gap's error below the first are named as not told apart from it
     first = data["reveals"][0]
     tied = [Reveal.from_json(e["reveal"]) for e in data["reveals"][1:]

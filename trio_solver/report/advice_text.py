@@ -70,10 +70,12 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     extra = f" {'win game':>15} {'gap ±':>6}" if game else ""
     lines = [head, f"  {'reveal':<7} {'win now':>8}  {'trio chance':>11}{extra}"]
     rows = advice.evaluations if limit is None else advice.evaluations[:limit]
-    for e in rows:
-        # the chance and its error in columns of their own, so that the ± signs line up
+    for i, e in enumerate(rows):
+        # the chance and its error in columns of their own, so that the ± signs line up; the first row is
+        # what the gaps are measured from, so it has none
+        gap = "—" if i == 0 else percent(e.p_game_gap_stderr or 0.0, 1)
         cols = (f" {percent(e.p_game or 0.0, 1):>7} ± {percent(e.p_game_stderr or 0.0, 1):<5} "
-                f"{percent(e.p_game_gap_stderr or 0.0, 1):>6}" if game else "")
+                f"{gap:>6}" if game else "")
         lines.append(f"  {str(e.reveal):<7} {_fine(e.p_win):>8}  {_fine(e.p_trio):>11}{cols}")
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")

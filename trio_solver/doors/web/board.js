@@ -574,14 +574,15 @@ async function showAdvice(fr, token) {
       + (tied.length ? ` Not told apart from ${shortReveal(best.reveal)} by the playouts: ${tied.join(", ")}; `
         + "their chances this turn (win now, trio) are exact." : "") : "");
   const mine = app.mode !== "record" && mover === app.me && app.pos === app.frames.length - 1;
-  body.replaceChildren(...data.reveals.map((r) => {
+  body.replaceChildren(...data.reveals.map((r, i) => {
     const short = shortReveal(r.reveal);
     const tr = el("tr", { "data-reveal": short, "data-p-trio": r.p_trio, "data-p-win": r.p_win, "data-p-game": r.p_game,
       class: mine && app.mode === "play" ? "clickable" : null },
       el("td", { text: short, title: describeTarget(short) }), el("td", { text: pctFine(r.p_win) }),
       el("td", { text: pctFine(r.p_trio) }),
       hasGame ? el("td", { text: pm(r.p_game, r.p_game_stderr) }) : null,
-      hasGame ? el("td", { text: pct1(r.p_game_gap_stderr) }) : null);
+      // the first row is what the gaps are measured from
+      hasGame ? el("td", { text: i === 0 ? "—" : pct1(r.p_game_gap_stderr) }) : null);
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
