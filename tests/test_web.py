@@ -1253,6 +1253,99 @@ def test_the_game_asked_for_last_is_the_one_on_the_board(browser: Browser, url: 
     assert errors == [], errors
 
 
+def test_a_refusal_leaves_the_game_under_way_and_stays_in_sight(browser: Browser, url: str) -> None:
+    """A new game or a record refused while the bots think: the game under way goes on where it was (its bots
+    play to my turn), and the refusal stays in sight until the player dismisses it or does something else."""
+    with board(browser, url, 1280, 900, accept_downloads=True) as (page, errors):
+        page.add_init_script(SLOW_MOVES)
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        my_turn_going_on(page)
+        before = len(saved_record(page)["events"])
+        for refuse, line in [(lambda: page.fill("#p-seed", "1" + "0" * 30), "seed: expected"),
+                             (lambda: page.select_option("#p-teams", "yes"), "Team play needs 4 or 6 players.")]:
+            page.evaluate("window.slow.bot = 1500")
+            while "is playing" not in page.locator("#play-prompt").inner_text():  # my turn, played to its end
+                page.locator("#play-legal button[data-reveal]").first.click()
+                page.wait_for_function("!document.body.dataset.busy || "
+                                       "document.querySelector('#play-prompt').textContent.includes('is playing')")
+            refuse()  # a seed the service refuses; then teams at 3 players, which the form refuses
+            page.click("#play-form button[type=submit]")
+            expect(page.locator("#error")).to_contain_text(line)
+            page.evaluate("window.slow.bot = 0")
+            page.wait_for_selector("#play-legal button[data-reveal], #play-prompt:has-text('won')")
+            settle(page)
+            expect(page.locator("#error")).to_contain_text(line)
+            record = saved_record(page)
+            assert record["rules"]["players"] == 3 and len(record["events"]) > before
+            before = len(record["events"])
+            page.fill("#p-seed", "7")
+            page.select_option("#p-teams", "no")
+            page.click("#error-close")
+            expect(page.locator("#error")).to_be_hidden()
+        # a record refused while another is shown: the refusal stays (the board draws the one it shows again)
+        page.click("button[data-mode=record]")
+        load_example(page, "full_deal_4p.json")
+        page.click("#paste-box summary")
+        page.fill("#paste", "{bad")
+        page.click("#load-paste")
+        expect(page.locator("#error")).to_contain_text("not JSON")
+        settle(page)
+        page.wait_for_timeout(500)
+        expect(page.locator("#error")).to_contain_text("not JSON")
+        expect(page.locator("#table .seat")).to_have_count(4)
+    assert errors == [], errors
+
+
+def told_kinds(status: str) -> list[str]:
+    """The events the status line tells, in its order: ``swap`` for a swap made, ``turn`` for a turn."""
+    parts = status.split(" · ")
+    return ["swap" if p.endswith("swap a card secretly") or p.startswith("Your team swaps") else "turn"
+            for p in parts if p.endswith("swap a card secretly") or p.startswith("Your team swaps") or " — " in p]
+
+
+def test_the_bots_news_in_the_order_it_happened(page: Page) -> None:
+    """After my move in a team game, the status tells the swaps and turns in the order of the move list: a
+    team's swap after the trio that allowed it."""
+    page.click("button[data-mode=play]")
+    page.select_option("#p-teams", "yes")
+    page.select_option("#p-bot", "solver")
+    page.fill("#p-seed", "3")
+    page.click("#play-form button[type=submit]")
+    swap_after_turn = 0
+    for _ in range(16):  # give my lowest card at each swap moment, reveal the first legal place on my turns
+        page.wait_for_selector("#play-legal button[data-reveal], #play-legal button[data-give], "
+                               "#play-prompt:has-text('won')")
+        settle(page)
+        kinds = told_kinds(page.locator("#status").inner_text())
+        events = saved_record(page)["events"]
+        assert kinds == ["swap" if "swap" in e else "turn" for e in events[len(events) - len(kinds):]]
+        swap_after_turn += "turn" in kinds and "swap" in kinds[kinds.index("turn"):]
+        if "won" in page.locator("#play-prompt").inner_text() or swap_after_turn:
+            break
+        give = page.locator("#play-legal button[data-give]")
+        (give.first if give.count() else page.locator("#play-legal button[data-reveal]").first).click()
+    assert swap_after_turn, "no status told a swap made after a turn"
+
+
+def test_discarding_a_game_at_the_table_asks_first(page: Page) -> None:
+    """*Discard it* gives up a game at the table with events entered only when the player says so."""
+    table_game_with_one_turn(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#forget")
+    assert len(asked) == 1 and "1 event entered" in asked[0], asked
+    expect(page.locator("#resume-box")).to_be_visible()
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click("#forget")
+    expect(page.locator("#resume-box")).to_be_hidden()
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#resume-box")).to_be_hidden()
+
+
 # the top and left edges of each of ``names`` as shown inside element ``e``'s text
 _NAME_XS = """(e, names) => {
   const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);

@@ -111,16 +111,20 @@ function showError(message) {
   const box = $("#error");
   box.textContent = message;
   box.hidden = !message;
+  $("#error-bar").hidden = !message;
 }
 function setStatus(message) { $("#status").textContent = message; }
 
-async function guarded(fn) {
+// runs a player's action: the last error is cleared as it starts, and its own shown; ``clears`` false for what
+// the board does on its own (a redraw, the bots going on), which leaves an error in sight (an action that ends
+// later than another's refusal leaves that refusal in sight too)
+async function guarded(fn, clears = true) {
   try {
     app.busy++;
     document.body.dataset.busy = "1";
     setStatus("Working…");
+    if (clears) showError("");
     await fn();
-    showError("");
   } catch (e) {
     if (!(e instanceof Dropped)) showError(e instanceof ApiError ? e.message : `Error: ${e.message}`);
   } finally {
@@ -186,8 +190,7 @@ async function loadRecord(doc, { seat = "default", pos = "last", game = newGame(
     }
     await api("validate", { record: doc });
   } catch (e) {
-    // a bad record: the board keeps the one it shows, drawn again (its figures were dropped with it)
-    if (!(e instanceof Dropped) && app.game === game && app.record && app.frames.length) guarded(showPosition);
+    if (!(e instanceof Dropped) && app.game === game) keepShown(game);
     throw e;
   }
   still(game);
@@ -199,6 +202,16 @@ async function loadRecord(doc, { seat = "default", pos = "last", game = newGame(
   app.seat = seat;
   fillSeatChoice();
   await replay(pos);
+}
+
+// a record or game refused: the board keeps the one it shows, drawn again (its figures were dropped with it), and
+// in a game against the bots the bots go on where they were stopped; the refusal stays in sight
+function keepShown(game) {
+  if (!app.record || !app.frames.length) return;
+  guarded(async () => {
+    await showPosition();
+    if (app.mode === "play" && app.game === game) await moving(() => botsMove(game));
+  }, false);
 }
 
 function fillSeatChoice() {
@@ -1037,11 +1050,18 @@ function startPlay() {
   const seat = Number($("#p-seat").value);
   if (!(seat >= 0 && seat < players)) throw new ApiError(`Your seat must be 0 to ${players - 1}.`);
   const seed = Number($("#p-seed").value) || 0;
+  const teams = $("#p-teams").value === "yes";
+  if (teams && players !== 4 && players !== 6) throw new ApiError("Team play needs 4 or 6 players.");
   if (!mayReplaceSaved()) return Promise.resolve();
   const game = newGame();  // the game under way is dropped: its requests aborted, its answers ignored
   return moving(async () => {
-    const teams = $("#p-teams").value === "yes";
-    const res = await api("new_game", { rules: { players, mode: $("#p-mode").value, teams }, seed });
+    let res;
+    try {
+      res = await api("new_game", { rules: { players, mode: $("#p-mode").value, teams }, seed });
+    } catch (e) {
+      if (!(e instanceof Dropped) && app.game === game) keepShown(game);  // refused: the game under way goes on
+      throw e;
+    }
     still(game);
     app.me = seat;
     app.playBot = $("#p-bot").value;
@@ -1056,7 +1076,8 @@ function startPlay() {
 
 async function botsMove(game = app.game, news = []) {
   // the bots play until it is my turn, my team's swap or the end; the status then tells what happened since
-  // my move, in order: the swaps (``news``, mine first) and every turn, whole (the move list has them all)
+  // my move, in the order it happened: the swap decisions (``news``, see swapNews) and every turn, whole (the
+  // move list has them all)
   let guard = 0;
   const since = app.record.events.length;
   while (app.mode === "play" && app.game === game && guard++ < 200) {
@@ -1070,8 +1091,18 @@ async function botsMove(game = app.game, news = []) {
     const res = await addMove(choice.reveal, game);
     setStatus(`${seatName(choice.seat)} reveals ${choice.reveal}=${res.value}…`);  // while the bots play
   }
-  const turns = app.frames.slice(since).filter((fr) => fr.move && "seat" in fr.move).map(moveText);
-  if (news.length || turns.length) setStatus([...news, ...turns].join(" · "));
+  const turns = app.frames.map((fr, at) => ({ at, text: fr.move && "seat" in fr.move ? moveText(fr) : null }))
+    .slice(since).filter((t) => t.text !== null);
+  // a stable sort: a swap decided at a position comes after the turn that led to it
+  const told = [...news, ...turns].sort((a, b) => a.at - b.at).map((t) => t.text);
+  if (told.length) setStatus(told.join(" · "));
+}
+
+// a swap decision for the status line, placed by the position it was made at: a swap made at the frame of its
+// event, a swap not made just after the position it was decided at
+function swapNews(text, made) {
+  const n = app.record.events.length;
+  return { at: made ? n : n + 0.5, text };
 }
 
 // an event in words, as the board says it: a turn by moveText, a swap as the service tells it
@@ -1120,9 +1151,9 @@ async function swapsNow(game, news) {
     app.swapDecided.add(key);
     if (cards.every((c) => c !== null)) {
       await addSwap(team, cards, game);
-      news.push(`${sideName(team[0])} swap a card secretly`);
-    } else news.push(`${sideName(team[0])} do not swap`);
-    setStatus(news.join(" · "));
+      news.push(swapNews(`${sideName(team[0])} swap a card secretly`, true));
+    } else news.push(swapNews(`${sideName(team[0])} do not swap`, false));
+    setStatus(news.map((t) => t.text).join(" · "));
   }
   return mySwapTeam() !== null;
 }
@@ -1156,13 +1187,13 @@ function playSwap(card) {
     let note;
     if (card !== null && theirs !== null) {
       await addSwap(team, team.map((s) => (s === app.me ? card : theirs)), game);
-      note = `Your team swaps: you give ${card}, ${seatName(partner)} gives ${theirs}`;
+      note = swapNews(`Your team swaps: you give ${card}, ${seatName(partner)} gives ${theirs}`, true);
     } else {
-      note = card === null ? "You pass: your team does not swap"
-        : `${seatName(partner)} keeps its cards: your team does not swap (both partners must give one)`;
+      note = swapNews(card === null ? "You pass: your team does not swap"
+        : `${seatName(partner)} keeps its cards: your team does not swap (both partners must give one)`, false);
       await replay("last");
     }
-    setStatus(note);
+    setStatus(note.text);
     await botsMove(game, [note]);
   });
 }
@@ -1322,7 +1353,16 @@ function init() {
     if (window.innerWidth < 760) $("#advice-panel").scrollIntoView({ block: "start" });
   }));
   $("#resume").addEventListener("click", () => guarded(resume));
-  $("#forget").addEventListener("click", () => { localStorage.removeItem(SAVE_KEY); offerResume(); });
+  $("#error-close").addEventListener("click", () => showError(""));
+  $("#forget").addEventListener("click", () => {
+    // a game at the table with events entered is given up only when the player says so, as for a new game
+    const g = savedGame();
+    const entered = g && g.mode === "table" && g.record && Array.isArray(g.record.events) ? g.record.events.length : 0;
+    if (entered && !window.confirm(`Discard the game at the table kept in this browser (${plural(entered, "event")} `
+      + "entered)? It cannot be dealt again.")) return;
+    localStorage.removeItem(SAVE_KEY);
+    offerResume();
+  });
   offerResume();
   document.body.dataset.ready = "1";
 }
