@@ -167,6 +167,25 @@ def test_a_link_is_written_through_and_a_pipe_is_left_alone(tmp_path: Path) -> N
     _no_temp_files(tmp_path)
 
 
+def test_the_report_never_replaces_the_record_analysed(tmp_path: Path) -> None:
+    """``--html`` naming the record analysed, by its own name, another spelling or a link to it: one line,
+    exit 1, the record as it was and nothing else written."""
+    game = tmp_path / "g.json"
+    game.write_bytes((EX / "full_deal_4p.json").read_bytes())
+    (tmp_path / "link.json").symlink_to(game)
+    for record, out in [(game, game), (tmp_path / "link.json", tmp_path / "." / "g.json"),
+                        (game, tmp_path / "link.json")]:
+        r = _run(["analyse", "--quick", str(record), "--html", str(out)])
+        assert r.returncode == 1, r.stderr
+        _one_line_error(r.stderr)
+        assert "is the record analysed" in r.stderr
+        assert game.read_bytes() == (EX / "full_deal_4p.json").read_bytes()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "link.json"]
+    # another file of the same content is another file: written
+    r = _run(["analyse", "--quick", str(game), "--html", str(tmp_path / "g.html")])
+    assert r.returncode == 0 and (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
+
+
 @pytest.mark.parametrize("where", ["read-only", "directory", "missing"])
 def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
     record = EX / "in_progress_5p.json"

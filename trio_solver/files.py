@@ -19,7 +19,7 @@ from ._args import show
 from ._text import describe
 from .errors import RecordError, TrioError
 
-__all__ = ["output_target", "output_folder", "write_text", "new_file_mode"]
+__all__ = ["output_target", "output_folder", "same_file", "write_text", "new_file_mode"]
 
 
 def new_file_mode() -> int:
@@ -27,6 +27,15 @@ def new_file_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one existing file (through links or other names: the same device
+    and inode); ``False`` when either cannot be looked at."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def output_target(path: Any, *, name: str = "path",

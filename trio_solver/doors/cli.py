@@ -30,7 +30,7 @@ from .._interrupts import after_interrupt
 from .._text import escape, pad, width as columns
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
-from ..files import output_folder, output_target, write_text
+from ..files import output_folder, output_target, same_file, write_text
 from ..game.events import Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.rules import Rules
@@ -422,6 +422,8 @@ def cmd_analyse(args: argparse.Namespace) -> str:
         return _analyse_many(args, paths)
     if args.reports:
         raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
+    if args.html and paths[0] != "-" and same_file(args.html, paths[0]):
+        raise _OutputError(f"{args.html}: is the record analysed; the report would replace it (give another file)")
     record = _load(paths[0])
     show = sys.stderr.isatty() and not args.json
 
