@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import time
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 
 from trio_solver import Beliefs, Deadline, LimitError, Record, TrioError, time_limit
 from trio_solver.doors import cli
+from trio_solver.game.events import read_events
+from trio_solver.game.table import steps
 from trio_solver.infer import csp
 from trio_solver.infer.facts import MAX_STATE_BUDGET, MAX_SWAP_BUDGET
 from trio_solver.limits import MAX_SECONDS, as_deadline, check, named
@@ -103,6 +106,21 @@ def test_list_enumeration_and_validate_stop_at_the_deadline() -> None:
     assert check_record(viewer, deadline=60).events == len(viewer.events)
     with pytest.raises(LimitError):
         check_record(viewer, deadline=1e-9)
+
+
+def test_reading_and_replaying_the_events_stop_at_a_time_limit() -> None:
+    """A record's events are read, and its history replayed for the beliefs, under the time limit: every
+    event is a check, so a long record stops near the limit, not after it."""
+    doc = json.loads(Path(FULL).read_text())
+    record = Record.load(FULL)
+    view = record.view(1, len(record.events))
+    assert read_events(doc["events"], 4, need_values=False) and list(steps(view.rules, view.first_player, view.events))
+    with time_limit(1e-6):
+        time.sleep(0.01)
+        with pytest.raises(LimitError, match="^read the record: "):
+            read_events(doc["events"], 4, need_values=False)
+        with pytest.raises(LimitError, match="^replay: "):
+            next(steps(view.rules, view.first_player, view.events))
 
 
 def _main(argv: list[str]) -> tuple[int, str, str]:

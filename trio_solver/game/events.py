@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from .. import limits
 from .._args import ChoiceMeta
 from .._args import show as _show
 from .._json import fail, is_int, kind
@@ -253,7 +254,11 @@ def read_events(raw: Any, players: int, *, need_values: bool, start: int = 0) ->
         fail("events", f"expected a list, got {kind(raw)}")
     if start + len(raw) > MAX_EVENTS:
         fail("events", f"{start + len(raw)} events; no game is that long (limit {MAX_EVENTS})")
-    return [_read_event(ev, start + i, players, need_values) for i, ev in enumerate(raw)]
+    out = []
+    for i, ev in enumerate(raw):
+        limits.check("read the record")
+        out.append(_read_event(ev, start + i, players, need_values))
+    return out
 
 
 def event_from_json(data: Any, *, players: int = 6) -> Event:

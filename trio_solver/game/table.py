@@ -568,6 +568,7 @@ class StepReader:
         self.events = History.of(events)
         i, j = self._next
         while i < len(events):
+            limits.check("replay")
             e = events[i]
             if isinstance(e, Swap):
                 table.apply_swap(e.seats, e.cards)
