@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from trio_solver.game.state import Game
-from trio_solver.doors.play import end_line, play_terminal
+from trio_solver.doors.play import MAX_LINE, end_line, play_terminal
 from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
@@ -81,6 +81,30 @@ def test_bad_input_gets_clear_answers_and_quit_saves(tmp_path: Path) -> None:
     assert rec.winner is None
     # the line after 'quit' is still unread
     assert stdin.readline() == "l0\n"
+
+
+class MeasuredInput(io.StringIO):
+    """A stream that notes the longest piece any read took from it."""
+
+    longest = 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline(-1 if size is None else size)
+        self.longest = max(self.longest, len(line))
+        return line
+
+
+def test_a_line_without_end_is_read_in_pieces_and_asked_again() -> None:
+    """A line longer than MAX_LINE (a stream of one character with no line end, say) is dropped, read a
+    piece at a time so that no more than a line's worth is held, and the person is asked again."""
+    rules = Rules(3)
+    seed = next(s for s in range(100) if _first_turn_of(rules, s) == 0)
+    stdin = MeasuredInput("c" * (10 * MAX_LINE + 7) + "\nc0\nquit\n")
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["memory", "memory"], seed, stdin=stdin, stdout=stdout)
+    assert f"that line was longer than {MAX_LINE} characters: type it again" in stdout.getvalue()
+    assert game.turn and game.turn[0].reveal == Reveal.centre(0)  # the next line was read as typed
+    assert stdin.longest <= MAX_LINE + 1
 
 
 def test_end_of_input_quits_and_saves(tmp_path: Path) -> None:

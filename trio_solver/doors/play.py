@@ -38,7 +38,7 @@ from ..run.simulate import play_game
 from ..game.view import PlayerView
 from . import queries
 
-__all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names", "end_line", "PLAYER"]
+__all__ = ["play_terminal", "HumanBot", "QuitGame", "bot_display_names", "end_line", "PLAYER", "MAX_LINE"]
 
 HELP = """Commands:
   c<slot>   reveal a centre slot, e.g. c3
@@ -80,6 +80,11 @@ def bot_display_names(kinds: Sequence[str]) -> list[str]:
     return out
 
 
+#: The longest line read from the person (a move, a command): a longer one is dropped, read in pieces, and asked
+#: again, so that a stream without line ends holds no more than this in memory.
+MAX_LINE = 4096
+
+
 class HumanBot:
     """The person at the terminal, as a :class:`~trio_solver.decide.bots.Bot`: reads ``stdin``, writes ``out``."""
 
@@ -100,6 +105,9 @@ class HumanBot:
                 raise QuitGame(interrupted=True) from None
             if not line:
                 raise QuitGame
+            if len(line) > MAX_LINE:
+                self.out(f"  that line was longer than {MAX_LINE} characters: type it again")
+                continue
             if not any("\ud800" <= c <= "\udfff" for c in line):
                 return line.strip()  # as typed: a message quotes it so; commands are compared in lower case
             self.out("  that was not UTF-8 text: type it again")  # bytes the terminal's encoding cannot read
@@ -119,7 +127,13 @@ class HumanBot:
             except EOFError:
                 return ""
         self.out(prompt)
-        return self.stdin.readline()
+        line = self.stdin.readline(MAX_LINE + 1)
+        if len(line) > MAX_LINE and not line.endswith("\n"):  # the rest of a long line, read and dropped piece by piece
+            while True:
+                rest = self.stdin.readline(MAX_LINE)
+                if not rest or rest.endswith("\n"):
+                    break
+        return line
 
     def table(self, view: PlayerView, *, swaps_decided: bool = True) -> str:
         """The table as this seat knows it. Once the swaps of the moment are decided (every team is asked
