@@ -385,6 +385,19 @@ def test_12_file_names_with_controls_are_escaped(tmp_path: Path) -> None:
     _no_raw_controls(err)
 
 
+def test_15b_a_named_pipe_as_the_record_is_read_or_refused_never_waited_for(tmp_path: Path) -> None:
+    """A named pipe nothing writes to: one line, status 1, at once (it used to wait for a writer for ever);
+    a pipe with a writer is read as it flows."""
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    r = subprocess.run([sys.executable, "-m", "trio_solver", "validate", str(fifo)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 1 and r.stderr == f"trio-solver: {fifo}: a named pipe that nothing wrote to\n"
+    r = subprocess.run(["bash", "-c", f"{sys.executable} -m trio_solver validate <(cat {FULL})"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("valid: 4 players")
+
+
 # -- 16. symbolic links that lead nowhere ---------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -84,8 +85,15 @@ def read_source(path: str | os.PathLike[str]) -> bytes | str:
             # bytes from a real stream; text from one that has no bytes (a StringIO in place of stdin)
             data: bytes | str = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_RECORD_BYTES + 1)
         else:
-            with open(name, "rb") as f:
+            # opened without waiting (a named pipe that nothing writes to would hold open() for ever), then
+            # read as usual: such a pipe reads as empty, one with a writer as it flows
+            fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as f:
+                os.set_blocking(fd, True)
                 data = f.read(MAX_RECORD_BYTES + 1)
+                pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+            if pipe and not data:
+                raise RecordError(name, "a named pipe that nothing wrote to")
     except (OSError, ValueError) as e:
         if isinstance(e, RecordError):
             raise
