@@ -111,6 +111,13 @@ def test_a_bad_line_in_the_middle_is_an_error(tmp_path: Path) -> None:
     path.write_text("\n".join(lines + [lines[2]]) + "\n")
     with pytest.raises(RunError, match="game .* is already in the file"):
         run_tournament(RULES, BOTS, 5, seed=21, results_file=str(path))
+    # a whole last line (its end written) that is not a results line is no torn write: refused, the file kept
+    for last in ("garbage", "\x01\x02"):
+        path.write_text("\n".join(lines[:3] + [last]) + "\n")
+        before = path.read_bytes()
+        with pytest.raises(RunError, match="line 4 is not a results line"):
+            run_tournament(RULES, BOTS, 5, seed=21, results_file=str(path))
+        assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize("change,message", [

@@ -8,8 +8,8 @@ and every further line is one finished task (for a tournament,
 ``{"game": 17, "winner": 2, "turns": 31}``). A line is written with one
 ``write`` and flushed at once; the file is synced to disk at least every
 :data:`SYNC_SECONDS` and when it is closed. A process killed while writing
-leaves at most one torn last line: reading ignores a last line that is
-incomplete or unreadable, and the next append first cuts it off. Any other bad
+leaves at most one torn last line: reading ignores a last line that has no
+line end, and the next append first cuts it off. Any other bad
 line is an error. A resume whose parameters differ from the header's is refused
 (``kind`` and ``params`` must be equal; ``command`` is for people). The file
 is locked while a run appends to it, so two runs cannot interleave their lines; worker processes
@@ -126,8 +126,9 @@ class ResultsFile:
                     return good
                 number += 1
                 entry = _parse_entry(raw)
-                if entry is None or not raw.endswith(b"\n"):
-                    if f.read(1):
+                torn = not raw.endswith(b"\n")  # a line is written in one piece, its end last
+                if entry is None or torn:
+                    if not torn or f.read(1):  # a whole line that is not a results line, or one before others
                         raise RunError(f"{self.path}: line {number} is not a results line")
                     return good  # a torn last line: ignored, cut off before the next append
                 on_entry(number, entry)
