@@ -442,6 +442,44 @@ def test_paired_gap_of_a_candidate_with_itself_is_zero_and_sure() -> None:
     assert paired_gap(t, e, t, e) == (0.0, 0.0)
 
 
+def test_a_stratum_that_always_lost_is_not_exact() -> None:
+    """A stratum whose few deals all lost (or all won) still has an error: at least that of a win or a loss
+    at its chance shrunk by one won and one lost game, (x + 1) / (k + 2); with many deals, the sample's."""
+    e = Evaluation(Reveal.lowest(0), p_trio=0.5, p_win=0.0, plan=(), known_value=None, progress=0.0)
+    for wins in (0, 35):
+        t = Tally.empty()
+        t.extend(range(70), [0] * 35 + [1] * 35, [0.0] * 35 + [float(j < wins) for j in range(35)])
+        m, se = t.estimate(e.p_trio, e.p_win)
+        shrunk = [(0 + 1) / 37, (wins + 1) / 37]
+        assert m == pytest.approx(0.5 * wins / 35)
+        assert se == pytest.approx(math.sqrt(sum(0.25 * p * (1 - p) / 35 for p in shrunk)))
+    rng = random.Random(4)
+    t = Tally.empty()
+    results = [float(rng.random() < 0.4) for _ in range(400)]
+    t.extend(range(400), [0] * 400, results)
+    mean = sum(results) / 400
+    sample = sum((x - mean) ** 2 for x in results) / 399
+    assert t.estimate(0.0, 0.0)[1] == pytest.approx(math.sqrt(sample / 400))
+
+
+def test_no_reveal_is_dropped_after_the_first_batch() -> None:
+    """A race drops a beaten reveal only from its second look on: the first batch's strata are too small
+    for the normal approximation the drop rests on. Here one candidate always wins and the other always
+    loses: both are played on the first batch and on the second; the loser is then dropped."""
+    lead = Evaluation(Reveal.lowest(0), p_trio=0.0, p_win=0.0, plan=(), known_value=None, progress=0.0)
+    lost = dataclasses.replace(lead, reveal=Reveal.lowest(1))
+    played: list[tuple[int, range]] = []
+
+    def play(cands: list[Evaluation], deals: range) -> tuple[list[list[int]], list[list[float]]]:
+        played.append((len(cands), deals))
+        return [[0] * len(deals) for _ in cands], [[1.0 if c is lead else 0.0] * len(deals) for c in cands]
+
+    race = Race([lead, lost], play)
+    race.run(Stopping(0.95, 512, 64), lambda r, z: False)
+    assert played[:2] == [(2, range(0, 64)), (2, range(64, 128))]
+    assert all(n == 1 for n, _ in played[2:]) and race.alive == [0]
+
+
 def test_paired_gap_error_is_that_of_repeated_races() -> None:
     """Between two reveals of a position, the gap's standard error (paired over common deals, from one
     race) matches the spread of the gap over 20 races on independent deals."""
