@@ -198,6 +198,7 @@ def test_cli_analyse_json(tmp_path: Path) -> None:
     assert {"winner", "decisions", "seats", "thresholds", "moments"} <= set(data)
     assert data["winner"] is None
     assert data["thresholds"] == {"blunder": 0.30, "mistake": 0.15, "inaccuracy": 0.05}
+    assert data["accuracy_rule"] == "the share of choices with a loss below 1%"  # by the turn: ACCURATE
     d0 = data["decisions"][0]
     assert d0["played"] == {"highest": 0} and d0["best"] == {"lowest": 0} and d0["shown"] == 12
     assert d0["label"] == "blunder"

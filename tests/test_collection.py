@@ -91,6 +91,25 @@ def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) ->
     assert player_names(Record.from_json(doc)) == ("seat 1 (seat 0)", "seat 1 (seat 1)", "Cat")
 
 
+
+def test_spaces_and_joiners_that_show_nothing_do_not_make_another_player(games: Path, tmp_path: Path) -> None:
+    """"Ann", "Ann " (a space at the end), " Ann" and "Ann" with a zero-width joiner look the same: one player
+    in the totals, and two seats of one game so named are told apart by their seats. A no-break space, or two
+    spaces, between two words is the one space a reader sees."""
+    assert len({name_key(n) for n in ["Ann Lee", " Ann Lee", "Ann\u00a0Lee", "Ann  Lee ", "Ann Lee\u200d",
+                                       "Ann\u200c Lee"]}) == 1
+    assert name_key("Ann Lee") != name_key("AnnLee")
+    for i, name in enumerate(["Ann", "Ann ", "Ann\u200d"]):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
+        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
+    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    assert set(totals) == {"Ann", "Ben", "Cat"} and totals["Ann"].games == 3
+    doc = json.loads((games / "g0.json").read_text())
+    doc["names"] = ["Bob", " Bob", "Bob\u200d"]
+    assert player_names(Record.from_json(doc)) == ("Bob (seat 0)", " Bob (seat 1)", "Bob\u200d (seat 2)")
+
+
 def test_a_blank_name_is_a_player_of_its_file_only(games: Path, tmp_path: Path) -> None:
     """Two games where one player's name is blank are two players, as two unnamed seats are; the named seats
     of the same files are still one player each across them."""

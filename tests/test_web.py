@@ -224,10 +224,14 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     # named as the key moments name a decision, with the analysis's verdict in words
     names = json.loads(path.read_text())["names"]
     expect(page.locator("#decisions li:not(.moment) button")).to_have_text(
-        [f"Turn {d['turn']}, {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
+        [f"Turn {d['turn']} (row {d['event'] + 1}), {names[d['seat']]} (seat {d['seat']}), {['1st', '2nd', '3rd'][d['reveal_index']]} reveal: "
          f"played {short(d['played'])}={d['shown']} — {d['verdict']}; best {short(d['best'])}, "
          f"loss {percent(d['loss'], 1)} (likely {percent(d['loss_low'], 1)} to {percent(d['loss_high'], 1)})"
          for d in labelled])
+    # what accuracy counts, in the analysis's own words
+    expect(page.locator("#decisions li.hint")).to_have_text(
+        f"Accuracy: {want['accuracy_rule']}. A label goes by the likely range of the loss.")
+    assert "loss below 2%" in want["accuracy_rule"]
     # the chart's points name a better reveal only where the loss is told apart from 0
     tips = [page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""
             for k in range(page.locator("#chart circle.pt").count())]
@@ -830,6 +834,15 @@ def test_chart_ticks_marker_and_sizes(browser: Browser, url: str, width: int, he
             assert a is not None and b is not None and a["x"] + a["width"] < b["x"]  # never run together
         width_now = page.evaluate("document.documentElement.scrollWidth")
         assert width_now <= width, f"the page is {width_now}px wide on a {width}px screen"
+        # a point opens its position; on a phone, where the table lies far above, the table comes into view
+        second = page.locator("#chart circle.pt").nth(1)
+        after = second.get_attribute("data-after")
+        second.scroll_into_view_if_needed()
+        second.click()
+        settle(page)
+        expect(page.locator("#position")).to_contain_text(f"After {after} of {n} events")
+        top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+        assert (abs(top) < 2) if width < 760 else (top < 0), top
     assert errors == [], errors
 
 
@@ -1397,3 +1410,10 @@ def test_the_longest_names_keep_the_board_in_the_window(sized_page: Page) -> Non
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator("#seat").bounding_box()["width"] <= width  # type: ignore[index]
+    # the analysis too: the chart's legend and the decisions, which name the players
+    page.select_option("#analyse-depth", "0")
+    page.click("#analyse")
+    page.wait_for_selector("#decisions li")
+    settle(page)
+    expect(page.locator("#chart p.hint")).to_contain_text("W" * 200)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -14,7 +14,7 @@ text at all:
   the musical formatting characters U+1D173 to U+1D17A, the tag characters U+E0000 to U+E007F):
   "Dan" and "Dan" with one of them are two different names that look the same (the zero-width joiner
   and non-joiner, U+200C and U+200D, and the variation selectors stay: emoji sequences and several
-  scripts need them; :func:`name_key` leaves the variation selectors out when names are compared);
+  scripts need them; :func:`name_key` leaves them out when names are compared);
 * lone surrogates (U+D800 to U+DFFF): JSON escapes can produce them, but they are not Unicode
   text and cannot be written as UTF-8.
 
@@ -60,6 +60,8 @@ MAX_MARKS = 4
 #: The variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF): they choose a glyph's style (an
 #: emoji's colour), not a different character.
 _VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+#: What :func:`name_key` leaves out: the variation selectors and the zero-width joiner and non-joiner.
+_UNSEEN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u200c\u200d]")
 
 #: What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection, CWE-1236).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -105,8 +107,10 @@ def escape(text: str, keep: str = "") -> str:
 
 def name_key(name: str) -> str:
     """What two names are compared by, so that two that look the same are one player: the Unicode
-    composed form (NFC: "Å" typed as one character or as "A" and a ring) without variation selectors."""
-    return _VARIATION.sub("", unicodedata.normalize("NFC", name))
+    composed form (NFC: "Å" typed as one character or as "A" and a ring) without variation selectors or
+    the zero-width joiner and non-joiner, its spaces of any kind (a no-break space, an ideographic one)
+    as one plain space between words and none at either end ("Bob", "Bob " and "Bob\u200d" are one name)."""
+    return " ".join(_UNSEEN.sub("", unicodedata.normalize("NFC", name)).split())
 
 
 def csv_cell(text: str) -> str:

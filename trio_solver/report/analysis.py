@@ -367,6 +367,7 @@ class Analysis:
             "seed": self.seed,
             "confidence": self.confidence,
             "thresholds": {name: t for t, name in (GAME_THRESHOLDS if self.judged_by == "game" else THRESHOLDS)},
+            "accuracy_rule": self.accuracy_rule(),
             "curve": [c.to_json() for c in self.curve],
             "decisions": [d.to_json() for d in self.decisions],
             "seats": [s.to_json() for s in self.seats],

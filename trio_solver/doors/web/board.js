@@ -711,7 +711,7 @@ function lossText(d) {
 // key moments name it, with the analysis's own verdict in words
 function decisionText(d) {
   const nth = ["1st", "2nd", "3rd"][d.reveal_index] || `${d.reveal_index + 1}th`;
-  return `Turn ${d.turn}, ${seatName(d.seat)}, ${nth} reveal: played ${shortReveal(d.played)}=${d.shown}`
+  return `Turn ${d.turn} (row ${d.event + 1}), ${seatName(d.seat)}, ${nth} reveal: played ${shortReveal(d.played)}=${d.shown}`
     + (d.verdict ? ` — ${d.verdict}` : "");
 }
 
@@ -807,7 +807,7 @@ function drawChart(data, chances, viewSeat) {
   const shown = [];  // the boxes of the labels drawn: a label that would touch one is left out (the ring stays)
   const point = (k, seat, label, desc, big, stroke) => {
     const cx = x(k), cy = y(chances[k][String(seat)]);
-    const open = () => go(k);
+    const open = () => openFromAnalysis(k);
     const hit = svg("circle", { class: "hit", cx, cy, r: Math.max(r0 + (big ? grow : 0), Math.min(phone ? 16 : 11, gap / 2)),
       fill: "transparent", "data-after": k });
     hit.addEventListener("click", open);
@@ -856,17 +856,25 @@ function drawChart(data, chances, viewSeat) {
   const seenBy = data.curve && data.curve.length ? data.viewer : viewSeat;
   const who = seenBy === null || seenBy === undefined ? "a spectator" : seatName(seenBy);
   const legend = el("p", { class: "hint" }, `Chances as ${who} sees them. `,
-    sides.map((seats) => el("span", { style: `color:${COLOURS[seats[0] % 6]};margin-right:1rem;white-space:nowrap;display:inline-block` },
-      `● ${teams ? sideName(seats[0]) : seatName(seats[0])}`)));
+    sides.map((seats) => el("span", { style: `color:${COLOURS[seats[0] % 6]};margin-right:1rem;display:inline-block;max-width:100%;overflow-wrap:anywhere` },
+      `●\u00a0${teams ? sideName(seats[0]) : seatName(seats[0])}`)));
   $("#chart").replaceChildren(el("div", { class: "chart-scroll" }, s), legend);
   markChart();
   const summary = data.seats.map((x) => `${seatName(x.seat)}: accuracy ${x.accuracy === null ? "-" : pct(x.accuracy)}, ${x.inaccuracies}/${x.mistakes}/${x.blunders} inaccuracies/mistakes/blunders`);
   const labelled = ds.filter((d) => d.label);
   $("#decisions").replaceChildren(
     ...summary.map((t) => el("li", { text: t })),
-    ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => go(d.event + 1) },
+    el("li", { class: "hint", text: `Accuracy: ${data.accuracy_rule}. A label goes by the likely range of the loss.` }),
+    ...labelled.map((d) => el("li", {}, el("button", { type: "button", class: `label-${d.label}`, onclick: () => openFromAnalysis(d.event + 1) },
       `${decisionText(d)}; best ${shortReveal(d.best)}, ${lossText(d)}`))),
-    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => go(m.event + 1) }, isolateNames(m.text)))));
+    ...data.moments.map((m) => el("li", { class: "moment" }, el("button", { type: "button", onclick: () => openFromAnalysis(m.event + 1) }, isolateNames(m.text)))));
+}
+
+// a position opened from the analysis (a point of the chart, a decision, a key moment); on a phone, where the
+// table lies far above the analysis, the table is scrolled into view to show it
+function openFromAnalysis(k) {
+  go(k);
+  if (window.innerWidth < 760) $("#board").scrollIntoView({ block: "start" });
 }
 
 function markChart() {
