@@ -422,7 +422,7 @@ def test_the_time_limit_inside_a_native_callback_is_a_timeout(monkeypatch: pytes
     before = signal.getsignal(signal.SIGALRM), signal.getsignal(signal.SIGINT), sys.unraisablehook
     try:
         service._init_worker()
-        status, line = service._work("analyse", {}, 0.1, 30.0)
+        status, line = service._work("analyse", b"", 0.1, 30.0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before[0])

@@ -10,7 +10,7 @@ import select
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from helpers_service import live_server, service_client
 from helpers_cli import run_main
 from trio_solver.errors import RunError
+from trio_solver.doors import service
 from trio_solver.doors.service import HostCheck, create_app, host_pattern
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,14 +66,14 @@ def test_2_lone_surrogate_names_are_400_not_500(client: TestClient) -> None:
                                              "names": ["Ann", "Bé", "=C"]}).status_code == 200
 
 
-@pytest.mark.parametrize("depth", [600, 990])
-def test_deep_json_is_a_400_and_the_workers_stay(client: TestClient, depth: int) -> None:
-    """JSON nested deeper than a worker can be handed (pickle gives up near 500 levels, the parser near
-    1,000) is the client's mistake: a 400 in one line, and the workers that serve the others stay."""
+@pytest.mark.parametrize("depth, error", [(600, "x: unknown key"), (990, "request: JSON nested too deeply")])
+def test_deep_json_is_a_400_and_the_workers_stay(client: TestClient, depth: int, error: str) -> None:
+    """Deeply nested JSON (the worker parses the body; the parser gives up near 1,000 levels, pickle would
+    have near 500) is the client's mistake: a 400 in one line, and the workers that serve the others stay."""
     workers = client.app.state.pool.executor  # type: ignore[attr-defined]
     body = '{"record": {"x": ' + "[" * depth + "]" * depth + "}}"
     msg = error_of(client.post("/v1/validate", content=body.encode(), headers=JSON), 400)
-    assert msg == "request: JSON nested too deeply"
+    assert msg.startswith(error)
     # the same workers answer the next request
     assert client.app.state.pool.executor is workers  # type: ignore[attr-defined]
     assert client.post("/v1/validate", json={"record": FULL}).status_code == 200
@@ -405,3 +406,61 @@ def test_a_client_that_sends_its_whole_refused_body_first_reads_the_answer(serve
     finally:
         conn.close()
     assert httpx.get(f"{served}/v1/health", timeout=30).status_code == 200
+
+
+# -- the memory bodies take ---------------------------------------------------------------------------------------
+
+
+def test_the_server_holds_bodies_unparsed_and_the_workers_parse_them(client: TestClient,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body is parsed in a worker (parsed, ``{"record": [[], [], ...]}`` takes 24 times its size), never in
+    the server: the server's parser is not called, and a parse error is still the request's 400."""
+    parsed: list[bytes] = []
+    monkeypatch.setattr(service, "parse_request", lambda text: parsed.append(text) or {})
+    assert client.post("/v1/validate", json={"record": FULL}).json()["valid"] is True
+    msg = error_of(client.post("/v1/validate", content=b'{"record": [[], [], ', headers=JSON), 400)
+    assert msg.startswith("request: ") and parsed == []
+
+
+def _wait_for(check: Callable[[], bool], seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the service did not get there in time"
+        time.sleep(0.02)
+
+
+def test_the_bytes_of_bodies_held_at_once_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's attack: many large bodies at once, from several addresses. The bodies held at once are
+    at most HELD_BYTES (here 48 kB): past it a request gets the busy answer (503, Retry-After), at once
+    for a declared length, else as its bytes arrive; once the held body is gone the service answers as usual."""
+    monkeypatch.setattr(service, "HELD_BYTES", 48 * 1024)
+    admissions: list[service._Admission] = []
+
+    class Seen(service._Admission):
+        def __init__(self, *args: int) -> None:
+            super().__init__(*args)
+            admissions.append(self)
+
+    monkeypatch.setattr(service, "_Admission", Seen)
+    with live_server(workers=1, max_body=32 * 1024, read_timeout=30) as url:
+        held = socket.create_connection(("127.0.0.1", _port(url)), source_address=("127.0.0.2", 0))
+        held.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 32000\r\n\r\n" + b" " * 30_000)
+        _wait_for(lambda: admissions[0].bytes == 30_000)
+        record = json.dumps({"record": FULL}).encode()
+        body = record + b" " * (20_000 - len(record))
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=60)
+        with other:
+            declared = other.post(f"{url}/v1/validate", content=body, headers=JSON)
+            chunked = other.post(f"{url}/v1/validate", content=iter([body[:10_000], body[10_000:]]), headers=JSON)
+            for resp in (declared, chunked):
+                assert error_of(resp, 503) == ("busy: the request bodies in progress hold 29.3 kB (at most 48.0 kB at "
+                                               "once); try again shortly")
+                assert resp.headers["retry-after"] == "1" and resp.headers["connection"] == "close"
+            assert admissions[0].bytes == 30_000
+            held.close()
+            _wait_for(lambda: admissions[0].bytes == 0)
+            resp = other.post(f"{url}/v1/validate", content=body, headers=JSON)
+            assert resp.status_code == 200 and resp.json()["valid"] is True
+        assert admissions[0].bytes == 0 and admissions[0].total == 0
+

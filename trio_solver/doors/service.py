@@ -7,8 +7,8 @@ application/json``) answers 200 and the result object; errors are
 ``Host`` that is not the service's), 404 (unknown operation or path), 405
 (method), 408 (headers or body too slow), 413 (body over the size limit), 415
 (a body that is not declared JSON), 503 (too many requests waiting, overall or
-from one client) or 504 (over the time limit). No status 500 ever carries a
-traceback.
+from one client, or too many bytes of bodies held) or 504 (over the time limit).
+No status 500 ever carries a traceback.
 
 Hostile clients: the ``Host`` header must name the service (its address, a
 loopback name, or a name given with ``allow_hosts``), so a page whose domain
@@ -17,9 +17,12 @@ declared JSON, so a page of another site cannot post one without the browser
 asking first (CORS preflight); request headers and bodies must arrive within
 ``read_timeout`` seconds; one client address may hold at most ``client_share``
 of the ``queue`` places, so stalled requests from one client cannot lock the
-others out; a client that disconnects mid-body is one line in the log.
+others out; the bodies held at once are at most :data:`HELD_BYTES` bytes, unparsed (a
+worker parses each), so that many large bodies at once cannot exhaust the server's memory;
+a client that disconnects mid-body is one line in the log.
 
-The computations run in a pool of worker processes, off the event loop. Each
+The computations, and the parsing of the bodies, run in a pool of worker processes, off
+the event loop. Each
 worker enforces the time limit on itself with an interval timer, so a request
 that runs too long stops computing instead of holding its worker; the server
 also stops waiting a little after the limit in case a worker cannot be
@@ -91,6 +94,14 @@ KEEP_ALIVE = 5
 #: After an answer that refuses a body still arriving (413, 415, ...), the rest is read and dropped for at
 #: most this many seconds and bytes before the connection closes (see :func:`_timed_protocol`).
 LINGER_SECONDS, LINGER_BYTES = 5.0, 64 * 1024 * 1024
+#: The most bytes of request bodies the server holds at once, all requests together (at least one body of
+#: the size limit): a body is parsed in a worker, so the server holds its bytes only; more get 503.
+HELD_BYTES = 64 * 1024 * 1024
+#: The ``Retry-After`` seconds of a 503 busy answer.
+RETRY_AFTER = 1
+#: ``version`` is answered by the server itself when its body is at most this many bytes (``{}``, say);
+#: a larger one is parsed in a worker, as every other request's.
+SMALL_BODY = 1024
 #: Seconds the workers' start may take before the log says why (the kernel is being built), and at most.
 WARM_NOTICE, WARM_SECONDS = 5.0, 600.0
 #: The answer (503) to a request that comes while the workers start.
@@ -133,17 +144,19 @@ def _init_worker() -> None:
     sys.unraisablehook = _overtime_again
 
 
-def _work(op: str, args: dict[str, Any], seconds: float, limit: float) -> tuple[str, Any]:
-    """Run one operation in a worker, for at most ``seconds`` (what is left of the request's ``limit``):
-    ``("ok", result)``, ``("bad", line)``, ``("timeout", line)`` or ``("internal", line)``. Never raises,
-    so nothing unpicklable crosses the pipe. An error raised after the time limit rang (native code that
-    the alarm broke off) is the timeout it stands for; the line names the request's limit."""
+def _work(op: str, body: bytes, seconds: float, limit: float) -> tuple[str, Any]:
+    """Run one operation in a worker on the request's ``body`` (its JSON as received; blank: no
+    arguments), for at most ``seconds`` (what is left of the request's ``limit``): ``("ok", result)``,
+    ``("bad", line)``, ``("timeout", line)`` or ``("internal", line)``. The body is parsed here, not in
+    the server, which so holds a request's bytes only (parsed, a body can take 24 times its size). Never
+    raises, so nothing unpicklable crosses the pipe. An error raised after the time limit rang (native
+    code that the alarm broke off) is the timeout it stands for; the line names the request's limit."""
     over = f"{op}: over the time limit of {limit:g} s"
     _over[0] = False
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return "ok", handle(op, args)
+            return "ok", handle(op, _arguments(body))
         finally:  # before any answer is made: no alarm rings in the handlers below
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Overtime:
@@ -154,6 +167,12 @@ def _work(op: str, args: dict[str, Any], seconds: float, limit: float) -> tuple[
         if _over[0]:
             return "timeout", over
         return ("bad" if isinstance(e, (TrioError, RecursionError)) else "internal"), error_text(e)
+
+
+def _arguments(body: bytes) -> dict[str, Any]:
+    """The arguments of a request's body: its JSON object, ``{}`` for a blank body. Raises
+    :class:`~trio_solver.errors.TrioError` in one line."""
+    return parse_request(body) if body.strip() else {}
 
 
 def _warm() -> int:
@@ -173,6 +192,14 @@ def _error(status: int, message: str, *, close: bool = False) -> JSONResponse:
     response = JSONResponse({"error": message}, status_code=status)
     if close:
         response.headers["Connection"] = "close"
+    return response
+
+
+def _busy(message: str) -> JSONResponse:
+    """The 503 of a request turned away before its body was read whole (too many requests, or too many
+    bytes of bodies, at once): ``Retry-After`` a second, and the connection closed after it."""
+    response = _error(503, message, close=True)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
     return response
 
 
@@ -241,18 +268,29 @@ class _HostGuard:
         await self.app(scope, receive, send)
 
 
+class _Place:
+    """One admitted request: its client address and the bytes of its body it holds so far."""
+
+    def __init__(self, client: str) -> None:
+        self.client = client
+        self.held = 0
+
+
 class _Admission:
     """The requests admitted at once: at most ``queue`` in all, at most ``share`` from one client
-    address (a request holds its place from its arrival to its answer)."""
+    address (a request holds its place from its arrival to its answer), and their bodies: at most
+    ``held`` bytes of them in all (a body holds its bytes from their arrival to the request's answer)."""
 
-    def __init__(self, queue: int, share: int) -> None:
+    def __init__(self, queue: int, share: int, held: int) -> None:
         self.queue = queue
         self.share = share
         self.total = 0
         self.by_client: dict[str, int] = {}
+        self.held = held
+        self.bytes = 0
 
-    def enter(self, client: str) -> str | None:
-        """Admit a request of ``client``; the one-line reason when it is refused."""
+    def enter(self, client: str) -> _Place | str:
+        """Admit a request of ``client``: its place, or the one-line reason when it is refused."""
         mine = self.by_client.get(client, 0)
         if self.total >= self.queue:
             return f"busy: {self.total} requests in progress; try again shortly"
@@ -261,16 +299,38 @@ class _Admission:
                     "try again when one is answered")
         self.total += 1
         self.by_client[client] = mine + 1
+        return _Place(client)
+
+    def room(self, size: int) -> str | None:
+        """Whether ``size`` more bytes of bodies fit now: the one-line reason when they do not."""
+        if self.bytes + size > self.held:
+            return (f"busy: the request bodies in progress hold {_amount(self.bytes)} (at most "
+                    f"{_amount(self.held)} at once); try again shortly")
         return None
 
-    def leave(self, client: str) -> None:
-        """The request of ``client`` is answered: its place is free."""
+    def hold(self, place: _Place, size: int) -> str | None:
+        """``place`` holds ``size`` more bytes of its body, when they fit (else the reason, see :meth:`room`)."""
+        refused = self.room(size)
+        if refused is None:
+            self.bytes += size
+            place.held += size
+        return refused
+
+    def leave(self, place: _Place) -> None:
+        """The request of ``place`` is answered: its place and the bytes of its body are free."""
         self.total -= 1
-        left = self.by_client[client] - 1
+        self.bytes -= place.held
+        place.held = 0
+        left = self.by_client[place.client] - 1
         if left:
-            self.by_client[client] = left
+            self.by_client[place.client] = left
         else:
-            del self.by_client[client]
+            del self.by_client[place.client]
+
+
+def _amount(size: int) -> str:
+    """A number of bytes in kB or MB, to a tenth (``"29.3 kB"``, ``"64.0 MB"``)."""
+    return f"{size / 2 ** 20:,.1f} MB" if size >= 2 ** 20 else f"{size / 1024:,.1f} kB"
 
 
 def _is_json(content_type: str) -> bool:
@@ -504,9 +564,11 @@ def _openapi_extra(op: str) -> dict[str, Any]:
     }
 
 
-async def _read_body(request: Request, limit: int) -> bytes | JSONResponse:
-    """The body, or the 413 answer once it is known to be over ``limit`` bytes (raises
-    :class:`ClientDisconnect` when the client goes away before its end)."""
+async def _read_body(request: Request, limit: int, admission: _Admission, place: _Place) -> bytes | JSONResponse:
+    """The body, held by ``place`` as it arrives, or the answer that refuses it: 413 once it is known to be
+    over ``limit`` bytes, 503 busy once it does not fit in what ``admission`` has left for bodies (at
+    once for a ``Content-Length`` that does not). Raises :class:`ClientDisconnect` when the client goes
+    away before its end."""
     too_big = _error(413, f"request body larger than {limit} bytes; a game record is a few kB", close=True)
     length = request.headers.get("content-length")
     if length is not None:
@@ -514,12 +576,18 @@ async def _read_body(request: Request, limit: int) -> bytes | JSONResponse:
             return _error(400, "Content-Length is not a number", close=True)
         if len(length) > 18 or int(length) > limit:
             return too_big
+        refused = admission.room(int(length))
+        if refused is not None:
+            return _busy(refused)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
             return too_big
+        refused = admission.hold(place, len(chunk))
+        if refused is not None:
+            return _busy(refused)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -581,6 +649,8 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     ``read_timeout`` seconds (else 408), bodies over ``max_body`` bytes get 413, requests whose
     ``Host`` is not ``host`` (the address the service is bound to), a loopback name or one of
     ``allow_hosts`` get 400 (:class:`HostCheck`), and pages from the ``cors`` origins may call the API.
+    The bodies held at once are at most :data:`HELD_BYTES` bytes, or one of ``max_body``
+    when that is more (more get 503).
 
     Raises :class:`~trio_solver.errors.RunError` naming the option for a value out of range. Run it
     with :func:`server_config` (:func:`serve` does), which adds the time limit on request headers."""
@@ -588,7 +658,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     hosts = HostCheck(host, allow_hosts)
     share = client_share if client_share is not None else max(1, queue // 4)
     pool = _Pool(workers)
-    admission = _Admission(queue, share)
+    admission = _Admission(queue, share, max(HELD_BYTES, max_body))
     free = asyncio.Semaphore(workers)  # a request is handed to the pool only when a worker is free
 
     @contextlib.asynccontextmanager
@@ -645,12 +715,12 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     app.add_api_route("/v1/health", health, methods=["HEAD"], include_in_schema=False)
 
     async def run(op: str, request: Request) -> Response:
-        # admission first: at most `queue` requests (and a client's share of them) hold a body in
-        # memory or wait for a worker
+        # admission first: at most `queue` requests (and a client's share of them) wait or run, and their
+        # bodies hold at most `held` bytes of the server's memory (see _read_body)
         client = request.client.host if request.client is not None else ""
-        refused = admission.enter(client)
-        if refused is not None:
-            return _error(503, refused, close=True)
+        place = admission.enter(client)
+        if isinstance(place, str):
+            return _busy(place)
         started = time.monotonic()
         kind: str
         out: Any
@@ -660,7 +730,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                 return _error(415, f"the body must be JSON (Content-Type: application/json), not "
                                    f"{show(declared, 60)}", close=True)
             try:
-                body = await asyncio.wait_for(_read_body(request, max_body), read_timeout)
+                body = await asyncio.wait_for(_read_body(request, max_body, admission, place), read_timeout)
             except asyncio.TimeoutError:
                 return _error(408, f"the request body did not arrive within {read_timeout:g} s", close=True)
             except ClientDisconnect:
@@ -671,20 +741,15 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                 return body
             if declared is None and body.strip():
                 return _error(415, "the body must be JSON: send it with Content-Type: application/json")
-            try:
-                # in a thread: a large body takes a moment to parse, and the loop serves the others meanwhile
-                args = await asyncio.to_thread(parse_request, body) if body.strip() else {}
-            except Exception as e:  # noqa: BLE001
-                return _error(400, error_text(e))
-            if op == "version":  # no computation: answered here
+            if op == "version" and len(body) <= SMALL_BODY:  # no computation: answered here
                 try:
-                    kind, out = "ok", handle(op, args)
+                    kind, out = "ok", handle(op, _arguments(body))
                 except Exception as e:  # noqa: BLE001
                     kind, out = "bad", error_text(e)
             else:
-                kind, out = await _submit(op, args, started + timeout)
+                kind, out = await _submit(op, body, started + timeout)
         finally:
-            admission.leave(client)
+            admission.leave(place)
         status = {"ok": 200, "bad": 400, "unknown": 404, "timeout": 504, "busy": 503, "internal": 500}[kind]
         if status == 200:
             response: Response = JSONResponse(out)
@@ -693,7 +758,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
         response.headers["Server-Timing"] = f"op;dur={(time.monotonic() - started) * 1000:.1f}"
         return response
 
-    async def _submit(op: str, args: dict[str, Any], deadline: float) -> tuple[str, Any]:
+    async def _submit(op: str, body: bytes, deadline: float) -> tuple[str, Any]:
         over = f"{op}: over the time limit of {timeout:g} s"
         loop = asyncio.get_running_loop()
         # while the workers start: wait for them within the time limit, unless they are building the kernel
@@ -712,17 +777,13 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
                 if executor is None:
                     return "busy", "the service is starting or stopping"
                 try:
-                    fut = executor.submit(_work, op, args, left, timeout)
+                    fut = executor.submit(_work, op, body, left, timeout)
                     result: tuple[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), left + GRACE)
                     return result
                 except asyncio.TimeoutError:
                     # the worker did not stop itself: replace the pool
                     await loop.run_in_executor(None, pool.restart, executor)
                     return "timeout", over
-                except RecursionError:
-                    # the request could not be handed to a worker: pickle gives up on JSON nested about
-                    # 500 deep, the parser only near 1,000. The client's mistake; the workers are fine
-                    return "bad", "request: JSON nested too deeply"
                 except (BrokenProcessPool, RuntimeError):
                     # a worker died (killed, out of memory): new workers, and one more try
                     await loop.run_in_executor(None, pool.restart, executor)
