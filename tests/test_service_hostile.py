@@ -3,6 +3,7 @@ body time limits, a client's fair share of the queue, disconnects in one log lin
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import logging
@@ -408,7 +409,7 @@ def test_a_client_that_sends_its_whole_refused_body_first_reads_the_answer(serve
     assert httpx.get(f"{served}/v1/health", timeout=30).status_code == 200
 
 
-# -- the memory bodies take ---------------------------------------------------------------------------------------
+# -- the memory bodies take, the framing and coding of a body, the Host shown, the CORS origins --------------------
 
 
 def test_the_server_holds_bodies_unparsed_and_the_workers_parse_them(client: TestClient,
@@ -463,4 +464,38 @@ def test_the_bytes_of_bodies_held_at_once_are_bounded(monkeypatch: pytest.Monkey
             resp = other.post(f"{url}/v1/validate", content=body, headers=JSON)
             assert resp.status_code == 200 and resp.json()["valid"] is True
         assert admissions[0].bytes == 0 and admissions[0].total == 0
+
+
+def test_a_body_framed_twice_is_refused_and_the_connection_closed(served: str) -> None:
+    """Content-Length and Transfer-Encoding both (RFC 9112, section 6.1): a proxy in front may read the body
+    by the other one, and what one reads as the body's end the other reads as a request of its own."""
+    sock = socket.create_connection(("127.0.0.1", _port(served)))
+    sock.sendall(b"POST /v1/version HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                 b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    data, _ = _read_all(sock, 10)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head.lower()
+    assert json.loads(body) == {"error": "a request with both Content-Length and Transfer-Encoding (its body's "
+                                         "length is ambiguous)"}  # one answer: the second request was not read
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "identity, gzip", "x-anything"])
+def test_a_body_in_a_content_coding_is_415(client: TestClient, coding: str) -> None:
+    body = gzip.compress(json.dumps({"record": FULL}).encode())
+    resp = client.post("/v1/validate", content=body, headers={**JSON, "Content-Encoding": coding})
+    msg = error_of(resp, 415)
+    assert msg.startswith("the body must be plain JSON, not encoded (Content-Encoding ") and "identity" not in msg
+    resp = client.post("/v1/validate", json={"record": FULL}, headers={"Content-Encoding": "Identity"})
+    assert resp.status_code == 200 and resp.json()["valid"] is True
+
+
+def test_a_host_that_is_not_ascii_is_not_shown_garbled(served: str) -> None:
+    sock = socket.create_connection(("127.0.0.1", _port(served)))
+    sock.sendall("GET /v1/health HTTP/1.1\r\nHost: évil.example\r\n\r\n".encode())
+    data, _ = _read_all(sock, 10)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert json.loads(body) == {"error": "a Host that is not ASCII is not an address of this service (a proxy's name "
+                                         "is allowed with serve --allow-host NAME)"}
 

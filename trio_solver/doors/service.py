@@ -3,10 +3,11 @@
 Stateless: every request carries its record. ``POST /v1/OP`` with the request
 object (without ``op`` and ``id``) as its JSON body (``Content-Type:
 application/json``) answers 200 and the result object; errors are
-``{"error": "one line"}`` with status 400 (invalid record or request, or a
-``Host`` that is not the service's), 404 (unknown operation or path), 405
-(method), 408 (headers or body too slow), 413 (body over the size limit), 415
-(a body that is not declared JSON), 503 (too many requests waiting, overall or
+``{"error": "one line"}`` with status 400 (invalid record or request, a
+``Host`` that is not the service's, or a body framed by both ``Content-Length``
+and ``Transfer-Encoding``), 404 (unknown operation or path), 405 (method), 408
+(headers or body too slow), 413 (body over the size limit), 415 (a body that is
+not declared JSON, or is encoded), 503 (too many requests waiting, overall or
 from one client, or too many bytes of bodies held) or 504 (over the time limit).
 No status 500 ever carries a traceback.
 
@@ -249,9 +250,12 @@ class HostCheck:
         return False
 
 
-class _HostGuard:
-    """The outermost layer of the application: a request whose ``Host`` the :class:`HostCheck`
-    refuses (or with several Host headers) is answered 400 and nothing else runs."""
+class _Gate:
+    """The outermost layer of the application: a request whose ``Host`` the :class:`HostCheck` refuses
+    (or with several Host headers), or whose body's length is given twice over, by ``Content-Length`` and
+    ``Transfer-Encoding`` (a proxy in front may read the body otherwise, and take the rest of it for
+    another request: RFC 9112, section 6.1), is answered 400, the connection closed, and nothing else
+    runs."""
 
     def __init__(self, app: ASGIApp, hosts: HostCheck) -> None:
         self.app = app
@@ -259,13 +263,25 @@ class _HostGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            found = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
-            if len(found) > 1 or not self.hosts.allows(found[0] if found else None):
-                shown = show(found[0] if len(found) == 1 else found, 80)
-                await _error(400, f"Host {shown} is not an address of this service (a proxy's name is allowed "
-                                  "with serve --allow-host NAME)", close=True)(scope, receive, send)
+            refused = self._refusal(scope["headers"])
+            if refused is not None:
+                await _error(400, refused, close=True)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _refusal(self, headers: Sequence[tuple[bytes, bytes]]) -> str | None:
+        """Why a request with these headers is refused; ``None``: it is not."""
+        raw = [v for k, v in headers if k == b"host"]
+        found = [v.decode("latin-1") for v in raw]
+        if len(found) > 1 or not self.hosts.allows(found[0] if found else None):
+            # a Host of other bytes than ASCII is no name (a name of other letters is sent in its xn-- form)
+            shown = ("a Host that is not ASCII" if not all(v.isascii() for v in raw)
+                     else "Host " + show(found[0] if len(found) == 1 else found, 80))
+            return f"{shown} is not an address of this service (a proxy's name is allowed with serve --allow-host NAME)"
+        names = {k for k, _ in headers}
+        if b"content-length" in names and b"transfer-encoding" in names:
+            return "a request with both Content-Length and Transfer-Encoding (its body's length is ambiguous)"
+        return None
 
 
 class _Place:
@@ -685,7 +701,7 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     if cors:
         app.add_middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type"], max_age=600)
-    app.add_middleware(_HostGuard, hosts=hosts)  # added last: the outermost layer, before anything runs
+    app.add_middleware(_Gate, hosts=hosts)  # added last: the outermost layer, before anything runs
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -729,6 +745,11 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
             if declared is not None and not _is_json(declared):
                 return _error(415, f"the body must be JSON (Content-Type: application/json), not "
                                    f"{show(declared, 60)}", close=True)
+            codings = [c.strip() for v in request.headers.getlist("content-encoding") for c in v.split(",")]
+            coded = [c for c in codings if c and c.lower() != "identity"]
+            if coded:
+                return _error(415, f"the body must be plain JSON, not encoded (Content-Encoding "
+                                   f"{show(', '.join(coded), 60)} is not supported)", close=True)
             try:
                 body = await asyncio.wait_for(_read_body(request, max_body, admission, place), read_timeout)
             except asyncio.TimeoutError:
