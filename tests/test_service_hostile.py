@@ -23,6 +23,7 @@ from helpers_service import live_server, service_client
 from helpers_cli import run_main
 from trio_solver.errors import RunError
 from trio_solver.doors import service
+from trio_solver.doors.hosts import cors_origin
 from trio_solver.doors.service import HostCheck, create_app, host_pattern
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -363,7 +364,8 @@ def test_concurrent_clients_each_get_their_share() -> None:
     (["serve", "--port", "²"], 2, "--port"),
     (["serve", "--queue", "²"], 2, "--queue"),
     (["serve", "--client-share", "0"], 2, "--client-share"),
-    (["serve", "--queue", "4", "--client-share", "5"], 1, "--client-share: expected a number of requests 1 to 4"),
+    (["serve", "--queue", "4", "--client-share", "5"], 2, "--client-share: expected a number of requests 1 to 4"),
+    (["serve", "--client-share", "999"], 2, "--client-share: expected a number of requests 1 to 64 (--queue)"),
     (["serve", "--allow-host", "a b"], 2, "--allow-host: expected a host name"),
     (["serve", "--allow-host", "\x1b[2J"], 2, "--allow-host: expected a host name"),
     (["serve", "--host", ""], 2, "--host: expected an address to listen on"),
@@ -499,3 +501,29 @@ def test_a_host_that_is_not_ascii_is_not_shown_garbled(served: str) -> None:
     assert json.loads(body) == {"error": "a Host that is not ASCII is not an address of this service (a proxy's name "
                                          "is allowed with serve --allow-host NAME)"}
 
+
+def test_cors_origins_are_checked() -> None:
+    for given, origin in [("*", "*"), ("http://board.example", "http://board.example"),
+                          (" HTTPS://Board.Example:8443/ ", "https://board.example:8443"),
+                          ("http://127.0.0.1:8765", "http://127.0.0.1:8765"), ("http://[::1]:8080", "http://[::1]:8080")]:
+        assert cors_origin(given) == origin
+    for bad in ("", "null", "javascript:alert(1)", "http://a\x1b]0;x\x07", "file:///x", "ftp://a.example",
+                "http://a.example/page", "http://a.example:", "http://a.example:99999", "http://user@a.example",
+                "http://a b", "http://[::1", "http://[::1]x", "http://-a.example", "http://", "*.example"):
+        with pytest.raises(RunError, match=r"^cors: expected \* or an origin"):
+            cors_origin(bad)
+    with pytest.raises(RunError, match="^cors: "):
+        create_app(cors=["null"])
+
+
+@pytest.mark.parametrize("origin", ["http://a\x1b]0;x\x07", "null", "javascript:alert(1)", "http://board.example/page"])
+def test_serve_cors_is_checked_as_other_options(origin: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad ``--cors`` is a usage error in one line, as a bad ``--allow-host`` (the service never starts)."""
+    def started(**options: object) -> None:
+        raise AssertionError(f"the service started with {options}")
+
+    monkeypatch.setattr(service, "serve", started)
+    got, out, err = run_main(["serve", "--cors", origin])
+    assert got == 2 and out == "", err
+    assert err.startswith("trio-solver: --cors: expected * or an origin http://HOST or https://HOST")
+    assert err.count("\n") == 1 and "\x1b" not in err and "\x07" not in err

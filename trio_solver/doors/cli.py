@@ -49,7 +49,7 @@ from ..run.parallel import ray_address
 from ..run.simulate import GameResult, run_tournament, save_record
 from ..words import percent, plural, pm
 from . import queries
-from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
+from .hosts import MAX_QUEUE, MAX_WORKERS, cors_origin, host_pattern, listen_host
 from .play import play_terminal
 from .protocol import run_engine
 
@@ -676,6 +676,9 @@ def cmd_engine(args: argparse.Namespace) -> str:
 def cmd_serve(args: argparse.Namespace) -> str:
     if args.time_limit is not None:
         raise UsageError("--time-limit: serve bounds each request with --timeout SECONDS")
+    if args.client_share is not None and args.client_share > args.queue:  # the bound --queue sets
+        raise UsageError(f"--client-share: expected a number of requests 1 to {args.queue} (--queue), "
+                         f"got {args.client_share}")
     try:
         from .service import serve
     except ImportError as e:
@@ -853,8 +856,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--client-share", type=_positive, default=None, metavar="N",
                     help="requests of one client address waiting or running at most (default a quarter of "
                          "--queue); behind a proxy every request comes from the proxy's address")
-    sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN",
-                    help="allow browser pages from ORIGIN (repeatable; '*' for any)")
+    sp.add_argument("--cors", action="append", default=[], metavar="ORIGIN", type=_checked_by(cors_origin),
+                    help="allow browser pages from ORIGIN, http(s)://HOST[:PORT] (repeatable; '*' for any)")
     sp.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_checked_by(host_pattern),
                     help="also answer requests whose Host is NAME (repeatable; *.DOMAIN for its subdomains, '*' "
                          "for any): the name of a proxy in front of the service, or of this machine when bound "

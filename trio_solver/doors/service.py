@@ -69,7 +69,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .. import __version__
 from .._args import int_in, show
 from .._text import escape
-from .hosts import MAX_QUEUE, MAX_WORKERS, host_pattern, listen_host
+from .hosts import MAX_QUEUE, MAX_WORKERS, cors_origin, host_pattern, listen_host
 from ..errors import RunError, TrioError
 from ..words import plural
 from .protocol import MAX_REQUEST_BYTES, OPS, UnknownOp, error_text, handle, parse_request
@@ -664,13 +664,14 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     quarter of ``queue``, at least 1) from one client address (more get 503), a body must arrive within
     ``read_timeout`` seconds (else 408), bodies over ``max_body`` bytes get 413, requests whose
     ``Host`` is not ``host`` (the address the service is bound to), a loopback name or one of
-    ``allow_hosts`` get 400 (:class:`HostCheck`), and pages from the ``cors`` origins may call the API.
-    The bodies held at once are at most :data:`HELD_BYTES` bytes, or one of ``max_body``
+    ``allow_hosts`` get 400 (:class:`HostCheck`), and pages from the ``cors`` origins (:func:`cors_origin`)
+    may call the API. The bodies held at once are at most :data:`HELD_BYTES` bytes, or one of ``max_body``
     when that is more (more get 503).
 
     Raises :class:`~trio_solver.errors.RunError` naming the option for a value out of range. Run it
     with :func:`server_config` (:func:`serve` does), which adds the time limit on request headers."""
     _check_options(workers, timeout, queue, read_timeout, client_share, max_body)
+    origins = [cors_origin(c) for c in cors]
     hosts = HostCheck(host, allow_hosts)
     share = client_share if client_share is not None else max(1, queue // 4)
     pool = _Pool(workers)
@@ -698,8 +699,8 @@ def create_app(*, workers: int = 2, timeout: float = 30.0, queue: int = 64, cors
     app.state.admission = admission
     app.state.read_timeout = float(read_timeout)
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and analyses compress well, phones like it
-    if cors:
-        app.add_middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET", "POST"],
+    if origins:
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type"], max_age=600)
     app.add_middleware(_Gate, hosts=hosts)  # added last: the outermost layer, before anything runs
 
