@@ -191,7 +191,11 @@ def test_load_an_example_and_step_through_it(page: Page, capsys: pytest.CaptureF
     load_example(page, "full_deal_4p.json")
     expect(page.locator("#position")).to_contain_text(f"After {n} of {n} events")
     expect(page.locator("#table .seat")).to_have_count(4)
+    # the game is over: the advice says so, with no empty table under it
+    expect(page.locator("#advice-note")).to_have_text("The game is over.")
+    expect(page.locator("#advice")).to_be_hidden()
     page.locator("body").press("ArrowLeft")  # the keyboard steps too
+    expect(page.locator("#advice tbody tr").first).to_be_visible()
     expect(page.locator("#position")).to_contain_text(f"After {n - 1} of {n} events")
     expect(page.locator("#event-desc")).to_have_text(f"Event {n - 1}: {event_words(frames[n - 1], names)}")
     page.click("#first")

@@ -545,6 +545,7 @@ async function showAdvice(fr, token) {
   const mover = fr.to_move;
   const knows = app.replaySeat === "all" || app.replaySeat === mover;
   $("#advice-plan").textContent = "";  // until this position's advice is in
+  $("#advice").hidden = true;  // no table without rows: the note says why
   if (fr.winner !== null) { body.replaceChildren(); note.textContent = "The game is over."; return; }
   if (!knows || (app.mode === "play" && !app.hint)) {
     body.replaceChildren();
@@ -599,6 +600,7 @@ async function showAdvice(fr, token) {
     if (mine && app.mode === "play") tr.addEventListener("click", () => guarded(() => playMove(short)));
     return tr;
   }));
+  $("#advice").hidden = false;
   const side = fr.sides.find((sd) => sd.seats.includes(data.seat));
   $("#advice-plan").textContent = best ? `The plan for ${shortReveal(best.reveal)} (${describeTarget(shortReveal(best.reveal))}): `
     + planText(best.plan, data.turn.length, side ? side.wins : []) : "";
