@@ -59,9 +59,10 @@ MAX_MARKS = 4
 
 #: The variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF): they choose a glyph's style (an
 #: emoji's colour), not a different character.
-_VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_VARIATIONS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_VARIATION = re.compile(f"[{_VARIATIONS}]")
 #: What :func:`name_key` leaves out: the variation selectors and the zero-width joiner and non-joiner.
-_UNSEEN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u200c\u200d]")
+_UNSEEN = re.compile(f"[{_VARIATIONS}\u200c\u200d]")
 
 #: What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection, CWE-1236).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

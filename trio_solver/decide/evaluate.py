@@ -580,8 +580,8 @@ class Race:
 
     def run(self, stopping: Stopping, decided: Callable[[Race, float], bool], keep: Sequence[int] = ()) -> None:
         """Play batches of :meth:`Stopping.batches` until ``decided(race, z)`` (after each batch, once the
-        beaten candidates are dropped) or the cap. No candidate is dropped after the first batch: its
-        strata hold a few tens of deals, too few for the normal approximation a drop rests on when a
+        beaten candidates are dropped) or the cap. Candidates are dropped from the second batch on, never at
+        the first: its strata hold a few tens of deals, too few for the normal approximation a drop rests on when a
         chance is small (a reveal whose 35 trio deals won once, against some 8 expected, was dropped
         there at 5 errors from the leader; docs/MEASUREMENTS.md, *Advice that drops a reveal too soon*)."""
         z = stopping.z()
