@@ -123,10 +123,10 @@ def test_reading_and_replaying_the_events_stop_at_a_time_limit() -> None:
             next(steps(view.rules, view.first_player, view.events))
 
 
-def _main(argv: list[str]) -> tuple[int, str, str]:
+def _main(argv: list[str], started: float | None = None) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(argv)
+        status = cli.main(argv, started=started)
     return status, out.getvalue(), err.getvalue()
 
 
@@ -139,13 +139,28 @@ def test_cli_time_limit_before_or_after_the_command() -> None:
         assert status == 2 and out == "" and "--time-limit" in err and len(err) < 400
 
 
+def test_cli_time_limit_counts_from_the_process_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the time the library took to load counts: a command started 10 s ago has used up a 5 s limit
+    status, out, err = _main(["validate", VIEWER, "--time-limit", "5"], started=time.monotonic() - 10)
+    assert status == 1 and out == "" and "stopped at the time limit of 5 s" in err
+    assert _main(["validate", VIEWER, "--time-limit", "15"], started=time.monotonic() - 10)[0] == 0
+    # the program's entry point hands the command its own start, read before the library loads
+    import trio_solver.__main__ as entry
+
+    seen: list[float | None] = []
+    monkeypatch.setattr(cli, "main", lambda argv=None, started=None: seen.append(started) or 0)
+    before = time.monotonic()
+    assert entry.main() == 0
+    assert len(seen) == 1 and seen[0] is not None and before <= seen[0] <= time.monotonic()
+
+
 def test_cli_time_limit_passing_is_one_line_and_status_1(monkeypatch: pytest.MonkeyPatch) -> None:
     from trio_solver import limits
 
     real = limits.Deadline.__init__
 
-    def instant(self: Deadline, seconds: float) -> None:  # every limit passes at once
-        real(self, seconds)
+    def instant(self: Deadline, seconds: float, start: float | None = None) -> None:  # every limit passes at once
+        real(self, seconds, start)
         self._end = 0.0
 
     monkeypatch.setattr(limits.Deadline, "__init__", instant)

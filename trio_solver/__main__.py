@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from typing import Any, NoReturn
 
 from ._interrupts import after_interrupt
@@ -22,6 +23,7 @@ def main() -> int:
     before the command line is loaded (also one that lands in a callback, where it cannot unwind) ends the
     process there, with its one line and status 130; so does an interrupted command that started no worker
     process."""
+    started = time.monotonic()  # --time-limit counts the library's loading too
     lost: list[object] = []
     previous_hook = sys.unraisablehook
 
@@ -53,7 +55,7 @@ def main() -> int:
     except KeyboardInterrupt:
         _end_interrupted()
     sys.unraisablehook = previous_hook
-    status = command()
+    status = command(started=started)
     if status == 130 and _nothing_to_clean_up():
         # Interrupted, its line written and its files settled: the same reasons end the process at once
         # (an interrupt that came while a library loaded, the compiled kernel say, can still make an orderly

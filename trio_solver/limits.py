@@ -47,7 +47,8 @@ MAX_SECONDS = 86_400.0
 
 
 class Deadline:
-    """A moment ``seconds`` from now (monotonic clock) after which :meth:`check` raises.
+    """A moment ``seconds`` after ``start`` (a :func:`time.monotonic` reading; ``None``: now) after which
+    :meth:`check` raises.
 
     Raises :class:`~trio_solver.errors.LimitError` at construction unless ``seconds`` is a
     finite number greater than 0 and at most :data:`MAX_SECONDS`.
@@ -55,7 +56,7 @@ class Deadline:
 
     __slots__ = ("seconds", "_end")
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, start: float | None = None) -> None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise LimitError(f"deadline: expected a number of seconds, got {type(seconds).__name__}")
         try:
@@ -66,7 +67,7 @@ class Deadline:
             raise LimitError(f"deadline: expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
                              f"got {_show(seconds, 40)}")
         self.seconds = float(seconds)
-        self._end = time.monotonic() + self.seconds
+        self._end = (time.monotonic() if start is None else start) + self.seconds
 
     def remaining(self) -> float:
         """Seconds left (negative once passed)."""

@@ -38,7 +38,7 @@ from ..game.view import PlayerView
 from ..infer.csp import MAX_PLACEMENTS
 from ..infer.facts import MAX_STATE_BUDGET, STATE_BUDGET
 from ..infer.validate import load_record
-from ..limits import MAX_SECONDS, time_limit
+from ..limits import MAX_SECONDS, Deadline, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
 from ..report.render import move_json, render_frame, seat_name, winner_text, won_with
@@ -867,8 +867,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (see the module's docstring).
+def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:
+    """Run the command line; returns the exit status (see the module's docstring). ``--time-limit``
+    counts from ``started`` (a :func:`time.monotonic` reading: the process's start, so that the time the
+    library takes to load counts too), else from now.
 
     Never lets an exception out: errors, a closed or broken standard stream, a full disk
     and Ctrl-C are each one line on standard error (when it is open) and an exit status.
@@ -880,10 +882,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # run as the program (argv from sys.argv), an interrupted command also keeps quiet about objects
     # the interrupt left half-built, whose clean-up fails as the interpreter exits
     with _interrupts_kept(quiet_after=argv is None) as interrupts:
-        return _main(argv, interrupts)
+        return _main(argv, interrupts, started)
 
 
-def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
+def _main(argv: Sequence[str] | None, interrupts: _Interrupts, started: float | None) -> int:
     args: argparse.Namespace | None = None
     try:
         parser = build_parser()
@@ -897,7 +899,7 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts) -> int:
         if sys.stdout is None:
             raise _OutputError("standard output is closed")
         # a session (the engine, a game at the terminal) bounds each request or bot decision itself
-        whole = None if args.command in _SESSIONS else args.time_limit
+        whole = None if args.command in _SESSIONS or args.time_limit is None else Deadline(args.time_limit, started)
         with time_limit(whole), _compile_notice(sys.stderr):
             output = args.func(args)
         if output:
