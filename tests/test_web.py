@@ -495,6 +495,13 @@ def test_a_refused_entry_names_the_move_list_s_row(page: Page) -> None:
     settle(page)
     expect(page.locator("#error")).to_have_text(re.compile(
         r"^event 2 \(turn of seat 1\), reveal 1: seat 0's lowest card showed 3 at event 1 and"))
+    # a value of the person's own card that their hand rules out: the refusal speaks of their hand as theirs
+    me, low = example["viewer"]["seat"], min(example["viewer"]["hand"])
+    page.fill("#entry-text", f"l{me}={low + 1}")
+    page.press("#entry-text", "Enter")
+    settle(page)
+    expect(page.locator("#error")).to_contain_text(f"l{me}={low + 1} contradicts your hand")
+    expect(page.locator("#error")).not_to_contain_text("viewer")
 
 
 def test_a_game_at_a_real_table_entered_reveal_by_reveal(page: Page, capsys: pytest.CaptureFixture[str],
@@ -587,6 +594,7 @@ def test_phone_width_and_play_against_bots(browser: Browser, url: str) -> None:
         page.fill("#p-seed", "4")
         page.click("#play-form button[type=submit]")
         page.wait_for_selector("#play-legal button")
+        expect(page.locator("#seat")).to_be_disabled()  # the bots' hands stay hidden while the game goes on
         expect(page.locator("#advice tbody tr")).to_have_count(0)
         page.click("#hint")
         expect(page.locator("#advice tbody tr").first).to_be_visible()
@@ -1039,6 +1047,15 @@ def test_a_team_game_against_the_bots_is_won_by_a_side(page: Page) -> None:
         settle(page)
         expect(page.locator("#hint")).to_be_hidden()
         expect(page.locator("#advice-note")).to_have_text("Hints are for a game in progress.")
+        # the game over, the other hands may be seen: every hand at once, or where the cards were from my seat
+        expect(page.locator("#seat")).to_be_enabled()
+        expect(page.locator("#hindsight-box")).to_be_visible()
+        hidden = page.locator(".seat .card.back")
+        assert hidden.count() > 0
+        page.select_option("#seat", "all")
+        settle(page)
+        expect(hidden).to_have_count(0)
+        expect(page.locator("#play-prompt")).to_contain_text(texts[key].split(" (")[0])
 
 
 def test_a_pass_at_a_swap_moment_survives_a_reload(page: Page) -> None:

@@ -113,6 +113,10 @@ function showError(message) {
   box.hidden = !message;
   $("#error-bar").hidden = !message;
 }
+// at a real table the person entering the game is the record's viewer: the service's "the viewer's hand" is theirs
+function inPlayersWords(message) {
+  return app.mode === "table" ? message.replaceAll("the viewer's hand", "your hand") : message;
+}
 function setStatus(message) { $("#status").textContent = message; }
 
 // runs a player's action: the last error is cleared as it starts, and its own shown; ``clears`` false for what
@@ -126,7 +130,7 @@ async function guarded(fn, clears = true) {
     if (clears) showError("");
     await fn();
   } catch (e) {
-    if (!(e instanceof Dropped)) showError(e instanceof ApiError ? e.message : `Error: ${e.message}`);
+    if (!(e instanceof Dropped)) showError(e instanceof ApiError ? inPlayersWords(e.message) : `Error: ${e.message}`);
   } finally {
     app.busy--;
     if (!app.busy) {
@@ -232,7 +236,6 @@ function fillSeatChoice() {
   const value = want === null ? "none" : String(want);
   sel.value = opts.some(([v]) => v === value) ? value : opts[0][0];
   app.seat = parseSeat(sel.value);
-  sel.disabled = app.mode === "play";
 }
 
 function parseSeat(v) { return v === "none" ? null : v === "all" ? "all" : Number(v); }
@@ -308,8 +311,11 @@ async function replay(pos = "keep") {
   if (app.game !== game) throw new Dropped();
   app.frames = data.frames;
   app.replaySeat = data.seat;
+  // against the bots the other hands stay hidden until the game is over; then any view, and hindsight, is open
+  const open = app.mode !== "play" || gameOver();
+  $("#seat").disabled = !open;
   // a whole-deal record seen by one seat (or a spectator) can also show where the cards really were
-  const canHindsight = Boolean(app.record.deal) && data.seat !== "all" && app.mode !== "play";
+  const canHindsight = Boolean(app.record.deal) && data.seat !== "all" && open;
   $("#hindsight-box").hidden = !canHindsight;
   app.allFrames = null;
   if (canHindsight && $("#hindsight").checked) app.allFrames = (await api("replay", { record: app.record, seat: "all" })).frames;
