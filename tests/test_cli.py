@@ -258,6 +258,13 @@ def test_seat_options(capsys: pytest.CaptureFixture[str], files: dict[str, Path]
         assert fails(capsys, command, "--seat", "all", full) == f"trio-solver: {full}: --seat: {refusal}\n"
     assert fails(capsys, "advise", "--seat", "none", full) == \
         f"trio-solver: {full}: --seat: advice is for the seat to move, whose hand must be known\n"
+    # a spectator's record, whose own view is the spectator's: the same refusal, with no Python word in it
+    spectator = files["full"].with_name("spectator.json")
+    data = json.loads(files["viewer"].read_text(encoding="utf-8"))
+    del data["viewer"]
+    spectator.write_text(json.dumps(data), encoding="utf-8")
+    assert fails(capsys, "advise", str(spectator)) == \
+        f"trio-solver: {spectator}: --seat: advice is for the seat to move, whose hand must be known\n"
     assert fails(capsys, "replay", "--seat", "4", full) == \
         f"trio-solver: {full}: --seat: expected a seat 0 to 3, 'none' (a spectator) or 'all', got 4\n"
 

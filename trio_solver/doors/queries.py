@@ -147,6 +147,8 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
     if objective not in OBJECTIVES:
         raise RecordError("objective", f"expected {one_of(OBJECTIVES)}, got {show(objective)}")
     view = record.view(seat, after)
+    if view.seat is None:  # the record's own view is a spectator's: it knows no hand
+        raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
     if objective == "game":
