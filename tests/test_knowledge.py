@@ -118,6 +118,35 @@ def test_own_cards_known_to_the_table_are_marked() -> None:
     assert "^" not in render_frame(frame(game.view(None), None))
 
 
+def test_links_and_pairs_are_picante_only() -> None:
+    """``sides``: ``links`` and ``pairs_with`` are Picante's (docs/INTERFACE.md, *replay*); in Simple two
+    trios that the printed corners link are not a goal, and the frame names no link."""
+    rules = Rules(3, "simple")
+    game = Game.constructed(rules, [[2, 2, 2, 9, 9, 9, 11], [4], [5]], [None] * rules.centre_size)
+    for k in range(2):
+        for _ in range(3):
+            game.play("l0")
+        game.play("l1")
+        game.play("l2")  # seat 1 fails
+        game.play("l2")
+        game.play("l1")  # seat 2 fails
+    assert game.trios[0] == (2, 9) and rules.linked(2, 9) and game.winner is None
+    side = frame(game.view(0), 0)["sides"][0]
+    assert side["links"] == [] and side["pairs_with"] == {}
+    picante = Rules(3, "picante")
+    game = Game.constructed(picante, [[2, 2, 2, 9, 9, 9, 11], [4], [5]], [None] * picante.centre_size)
+    for _ in range(3):
+        game.play("l0")
+    game.play("l1")
+    game.play("l2")
+    game.play("l2")
+    game.play("l1")
+    for _ in range(3):
+        game.play("l0")
+    assert game.winner == 0
+    assert frame(game.view(0), 0)["sides"][0]["links"] == [[2, 9]]
+
+
 def test_team_and_picante_texts_on_generated_games() -> None:
     from trio_solver.report.render import winner_text
 

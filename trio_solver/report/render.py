@@ -108,7 +108,8 @@ def frame(state: Game | PlayerView, seat: int | None | str = "all", *,
             "seats": list(seats),
             "trios": held,
             "to_goal": rules.goal_distance(held),
-            "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)],
+            "links": [[a, b] for i, a in enumerate(held) for b in held[i + 1:] if rules.linked(a, b)]
+                     if rules.mode is Mode.PICANTE else [],
             "pairs_with": {str(v): pairs_with[v] for v in held} if rules.mode is Mode.PICANTE else {},
             "wins": [] if view.winner is not None else sorted(rules.winning_values(held) - taken),
         })
