@@ -781,7 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the most playouts (default %d)" % _DEFAULT_EVALUATE)
     sp.add_argument("--precision", type=_precision_arg, default=None, metavar="E",
                     help="stop once each side's standard error is at most E (default 0.02; 0: all --samples)")
-    sp.add_argument("--seed", type=_seed, default=0, help="seed of the posterior samples (same seed, same figures)")
+    sp.add_argument("--seed", type=_seed, default=0, help="seed of the posterior samples (default 0; same seed, same figures)")
     sp.add_argument("--json", action="store_true", help="print JSON (docs/INTERFACE.md)")
 
     sp = add("analyse", cmd_analyse, "judge every decision of the seats whose hand the record knows; "
