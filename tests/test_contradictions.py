@@ -425,3 +425,26 @@ def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_p
         with pytest.raises(RecordError) as e:
             load_record("-")
         assert str(e.value) == str(cut)
+
+
+def test_every_command_that_needs_the_beliefs_names_the_contradiction(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/RECORD.md's example of a record no deal fits (the bundled viewer record with ``h2=3`` at event 4): the
+    reading accepts it, and ``advise``, ``evaluate`` and ``analyse`` refuse it as ``validate`` does, naming the
+    event and the clashing facts, not with a bare "no deal fits this view", in the commands and the engine."""
+    from trio_solver.doors.cli import main
+
+    doc = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text(encoding="utf-8"))
+    doc["events"][4]["reveals"][2]["value"] = 3
+    named = str(explain_contradiction(Record.from_json(doc)))
+    assert named.startswith("event 4 (turn of seat 1), reveal 2: no deal fits")
+    path = tmp_path / "h2is3.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    for argv in (["advise", "--after", "7"], ["advise", "--after", "7", "--objective", "game", "--samples", "8"],
+                 ["evaluate", "--samples", "8"], ["analyse", "--quick"], ["analyse", "--samples", "4"]):
+        assert main([*argv, str(path)]) == 1, argv
+        assert capsys.readouterr().err == f"trio-solver: {path}: {named}\n", argv
+    for op, args in (("advise", {"after": 7}), ("evaluate", {"samples": 8}), ("analyse", {"samples": 0})):
+        with pytest.raises(ContradictionError) as e:
+            handle(op, {"record": doc, **args})
+        assert str(e.value) == named, op

@@ -25,7 +25,7 @@ from ..decide.evaluate import evaluate as _evaluate
 from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
 from ..decide.search import OBJECTIVES, Advice, advise as _advise
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from ..errors import RecordError
+from ..errors import RecordError, ViewError
 from ..game.events import Event, Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
@@ -151,11 +151,15 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
-    if objective == "game":
-        advice = advise_game(view, samples=samples, seed=seed,
-                             confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
-    else:
-        advice = _advise(view, objective)
+    try:
+        if objective == "game":
+            advice = advise_game(view, samples=samples, seed=seed,
+                                 confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
+        else:
+            advice = _advise(view, objective)
+    except ViewError:
+        check_record(record)  # when no deal fits, the error validate gives: the first such event named
+        raise
     data = advice.to_json()
     data["after"] = len(view.events) if after is None else after
     return advice, data
@@ -167,8 +171,12 @@ def evaluate(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None 
     """The :class:`~trio_solver.decide.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
     at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
     view = record.view(seat, after)
-    result = _evaluate(view, samples=DEFAULT_EVALUATE_SAMPLES if samples is None else samples, seed=seed,
-                       precision=DEFAULT_PRECISION if precision is None else precision)
+    try:
+        result = _evaluate(view, samples=DEFAULT_EVALUATE_SAMPLES if samples is None else samples, seed=seed,
+                           precision=DEFAULT_PRECISION if precision is None else precision)
+    except ViewError:
+        check_record(record)  # when no deal fits, the error validate gives: the first such event named
+        raise
     data: dict[str, Any] = result.to_json(len(view.events) if after is None else after)
     return result, data
 

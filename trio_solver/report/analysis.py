@@ -65,6 +65,7 @@ from typing import Any
 from .._text import blank, name_key, pad, width
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
+from ..infer.validate import check_record
 from ..game.state import Game
 from ..errors import RecordError, ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
@@ -609,7 +610,11 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
     A record that knows no seat's hand (a spectator's) raises :class:`~trio_solver.errors.RecordError`.
     """
     with limits.named("analyse"):
-        return _analyse(record, progress, samples=samples, seed=seed, confidence=confidence)
+        try:
+            return _analyse(record, progress, samples=samples, seed=seed, confidence=confidence)
+        except ViewError:
+            check_record(record)  # when no deal fits, the error validate gives: the first such event named
+            raise
 
 
 def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
