@@ -430,8 +430,8 @@ def test_the_first_event_no_deal_fits_is_named_when_counting_sees_it_later(tmp_p
 def test_every_command_that_needs_the_beliefs_names_the_contradiction(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """docs/RECORD.md's example of a record no deal fits (the bundled viewer record with ``h2=3`` at event 4): the
-    reading accepts it, and ``advise``, ``evaluate`` and ``analyse`` refuse it as ``validate`` does, naming the
-    event and the clashing facts, not with a bare "no deal fits this view", in the commands and the engine."""
+    reading accepts it, and ``advise``, ``evaluate``, ``analyse`` and the engine's ``bot`` refuse it as ``validate``
+    does, naming the event and the clashing facts, not with a bare "no deal fits this view"."""
     from trio_solver.doors.cli import main
 
     doc = json.loads((ROOT / "examples" / "viewer_3p_picante.json").read_text(encoding="utf-8"))
@@ -448,3 +448,8 @@ def test_every_command_that_needs_the_beliefs_names_the_contradiction(tmp_path: 
         with pytest.raises(ContradictionError) as e:
             handle(op, {"record": doc, **args})
         assert str(e.value) == named, op
+    seven = {**doc, "events": doc["events"][:7]}  # seat 1, the keeper, to move
+    for bot in ("solver", "expert"):
+        with pytest.raises(ContradictionError) as e:
+            handle("bot", {"record": seven, "bot": bot, "budget": 8})
+        assert str(e.value) == str(explain_contradiction(Record.from_json(seven))), bot

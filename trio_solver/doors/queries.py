@@ -13,7 +13,8 @@ returns the library's object and/or the JSON that ``--json`` prints and the prot
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -45,6 +46,17 @@ from ..report.render import describe_event, frame, move_json
 __all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
            "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
+
+
+@contextmanager
+def _contradiction_named(record: Record) -> Iterator[None]:
+    """A view that no deal fits is refused as ``validate`` refuses the record (the first event no deal fits,
+    the reveal to blame and the facts that clash), not with a bare "no deal fits this view"."""
+    try:
+        yield
+    except ViewError:
+        check_record(record)  # raises the named contradiction when no deal fits the record
+        raise
 
 
 def validate(record: Record) -> Summary:
@@ -151,15 +163,12 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
-    try:
+    with _contradiction_named(record):
         if objective == "game":
             advice = advise_game(view, samples=samples, seed=seed,
                                  confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
         else:
             advice = _advise(view, objective)
-    except ViewError:
-        check_record(record)  # when no deal fits, the error validate gives: the first such event named
-        raise
     data = advice.to_json()
     data["after"] = len(view.events) if after is None else after
     return advice, data
@@ -171,12 +180,9 @@ def evaluate(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None 
     """The :class:`~trio_solver.decide.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
     at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
     view = record.view(seat, after)
-    try:
+    with _contradiction_named(record):
         result = _evaluate(view, samples=DEFAULT_EVALUATE_SAMPLES if samples is None else samples, seed=seed,
                            precision=DEFAULT_PRECISION if precision is None else precision)
-    except ViewError:
-        check_record(record)  # when no deal fits, the error validate gives: the first such event named
-        raise
     data: dict[str, Any] = result.to_json(len(view.events) if after is None else after)
     return result, data
 
@@ -249,7 +255,8 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
     spectator = _open_spectator(record, "bot")
     view = record.view(spectator.to_move)
     bot = make_bot(name, random.Random(seed), budget=budget)
-    return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
+    with _contradiction_named(record):
+        return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
 
 
 def bot_swap(record: Record, name: str, seat: int, seed: int = 0, budget: int | None = None) -> dict[str, Any]:
@@ -262,7 +269,8 @@ def bot_swap(record: Record, name: str, seat: int, seed: int = 0, budget: int | 
         raise RecordError("swap_seat", f"seat {seat}'s team has no swap moment now (only at the start of the "
                           "game and after another team's trio, before the next reveal)")
     bot = make_bot(name, random.Random(seed), budget=budget)
-    return {"card": bot.choose_swap(view), "seat": seat}
+    with _contradiction_named(record):
+        return {"card": bot.choose_swap(view), "seat": seat}
 
 
 #: The small games :func:`warm_up` plays: a 3-player game with the searching expert and the playout bot, and a
