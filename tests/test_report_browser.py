@@ -241,3 +241,26 @@ def test_the_page_and_the_library_agree_on_right_to_left_names(browser: Browser,
              "ߒߞߏ", "Sam ٣", "Sam ۳", "3 ب", "ﻧﻮﺭ", "𐤀𐤁", "𞤀𞤣𞤤𞤢𞤥", "x\u05b0", "12", "-", "R2-D2"]
     assert page.evaluate("names => names.map(n => RTL.test(n))", names) == [right_to_left(n) for n in names]
     page.close()
+
+
+def test_a_name_of_one_long_word_never_widens_the_page(browser: Browser, tmp_path: Path) -> None:
+    """A name may be one word of 200 letters: the header, the key moments, the chart's legend and the
+    position panel's heading break it, so that the page never grows wider than a phone or a desktop
+    screen (the tables and the position's table scroll inside their own boxes)."""
+    data = json.loads((ROOT / "examples" / "full_deal_4p.json").read_text(encoding="utf-8"))
+    data["names"] = ["W" * 200, "Bob", "דנה 👩‍👩‍👧", "m" * 120]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["analyse", str(path), "--html", str(out), "--quick"]) == 0
+    for width in (390, 1280):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        page.goto(out.as_uri())
+        assert page.locator("ul.moments a").count() > 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.locator("ul.moments a").first.click()
+        assert "W" * 200 in page.locator("#position").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # the legend still shows every name, each entry on one line when it fits
+        assert page.locator(".legend span").nth(1).evaluate("e => e.getClientRects().length") == 1
+        page.close()

@@ -221,6 +221,8 @@ def _chart(a: Judged, f: _Frame) -> str:
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em; max-width: 1180px; color: #222; }
+/* a name may be one word of 200 letters: the page's text breaks it rather than grow wider than the screen */
+body { overflow-wrap: break-word; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.4em; }
 .wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; }
@@ -248,7 +250,8 @@ td.rv { font-family: ui-monospace, monospace; }  /* the notation: l1 never reads
 .chart .hit { fill: transparent; } .chart .pt { cursor: pointer; }
 .chart .pt circle:not(.hit), .chart .cp circle:not(.hit) { pointer-events: none; }
 .chart .pt.sel circle:not(.hit) { stroke: #000; stroke-width: 2; }
-.legend span { margin-right: 1em; white-space: nowrap; }
+/* a legend entry stays on one line, unless it is longer than a line */
+.legend span { margin-right: 1em; display: inline-block; max-width: calc(100% - 1em); }
 #position { border: 1px solid #ccd; border-radius: 6px; padding: 0.6em 1em; background: #f8f9fc; min-height: 3em; }
 #position pre { font-size: 14px; margin: 0.4em 0; white-space: pre; overflow-x: auto; }
 #position pre .label { display: inline-block; }
