@@ -237,3 +237,19 @@ def test_reports_of_games_with_the_same_file_name_are_all_kept(tmp_path: Path,
     (tmp_path / "file").write_text("x")
     assert main(["analyse", "--quick", "--reports", str(tmp_path / "file"), first, second]) == 1
     assert capsys.readouterr().err.strip().endswith(f"--reports {tmp_path / 'file'}: exists and is not a directory")
+
+
+def test_names_that_differ_only_in_capitals_are_one_player(games: Path, tmp_path: Path) -> None:
+    """A score kept by hand at several tables writes "Ann", "ann" and "ANN ": one player in the totals, under
+    the spelling met first; two seats of one game so named are told apart by their seats."""
+    assert len({name_key(n) for n in ["Ann", "ann", "ANN ", "aNn"]}) == 1
+    assert name_key("Straße") == name_key("STRASSE") and name_key("Ann") != name_key("Anne")
+    for i, name in enumerate(["Ann", "ann", "ANN "]):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
+        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
+    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    assert set(totals) == {"Ann", "Ben", "Cat"} and totals["Ann"].games == 3
+    doc = json.loads((games / "g0.json").read_text())
+    doc["names"] = ["Bob", "BOB", "Cat"]
+    assert player_names(Record.from_json(doc)) == ("Bob (seat 0)", "BOB (seat 1)", "Cat")

@@ -107,11 +107,14 @@ def escape(text: str, keep: str = "") -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by, so that two that look the same are one player: the Unicode
-    composed form (NFC: "Å" typed as one character or as "A" and a ring) without variation selectors or
-    the zero-width joiner and non-joiner, its spaces of any kind (a no-break space, an ideographic one)
-    as one plain space between words and none at either end ("Bob", "Bob " and "Bob\u200d" are one name)."""
-    return " ".join(_UNSEEN.sub("", unicodedata.normalize("NFC", name)).split())
+    """What two names are compared by, so that two that look the same, or differ only in capitals, are
+    one player: the Unicode composed form (NFC: "Å" typed as one character or as "A" and a ring) without
+    variation selectors or the zero-width joiner and non-joiner, in lower case (Unicode's case folding:
+    "Dan", "dan" and "DAN" are the same name written down at three tables), its spaces of any kind (a
+    no-break space, an ideographic one) as one plain space between words and none at either end ("Bob",
+    "Bob " and "Bob\u200d" are one name)."""
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return " ".join(_UNSEEN.sub("", folded).split())
 
 
 def csv_cell(text: str) -> str:

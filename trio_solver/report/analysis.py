@@ -130,8 +130,9 @@ def label_for(loss: float, thresholds: tuple[tuple[float, str], ...] = THRESHOLD
 
 
 def player_names(record: Record) -> tuple[str, ...]:
-    """One distinct name per seat: the record's names (``Ann (seat 2)`` where two look the same, by
-    :func:`~trio_solver._text.name_key`), else ``seat N`` (for a blank name too, which no table could show)."""
+    """One distinct name per seat: the record's names (``Ann (seat 2)`` where two look the same or differ
+    only in capitals, by :func:`~trio_solver._text.name_key`), else ``seat N`` (for a blank name too, which
+    no table could show)."""
     if not record.names:
         return tuple(f"seat {s}" for s in range(record.rules.players))
     named = [f"seat {s}" if blank(n) else n for s, n in enumerate(record.names)]

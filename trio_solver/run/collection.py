@@ -157,8 +157,9 @@ class Collection:
         return [o for o in self.outcomes if o.analysis is None]
 
     def players(self) -> list[PlayerTotals]:
-        """Totals per player name, most games first, then by name; two names that look the same (the same
-        :func:`~trio_solver._text.name_key`) are one player, under the spelling met first. The seats of a
+        """Totals per player name, most games first, then by name; two names that look the same or differ
+        only in capitals (the same :func:`~trio_solver._text.name_key`) are one player, under the spelling
+        met first. The seats of a
         record without names, and seats with a blank name, are players of that file only (``seat 2 in games/g.json``)."""
         totals: dict[str, PlayerTotals] = {}
         for o in self.analysed:
