@@ -173,3 +173,19 @@ def test_moments_say_why_and_call_luck_only_a_less_likely_trio(short_game: tuple
             luck = [d for d in decisions if d.event == m.event and d.label is not None
                     and d.p_trio_played < d.p_trio_best - 1e-9]
             assert ("luck, not skill" in m.text) == bool(luck)
+
+
+def test_a_loss_known_exactly_is_told_without_a_range(short_game: tuple[Record, object]) -> None:
+    """A loss the turn decides (its range is one figure) reads "Blunder, loss 36.1%.", not "likely 36.1% to
+    36.1%"; a loss with a range keeps it."""
+    from dataclasses import replace
+
+    from trio_solver.report.analysis import _verdict
+    from trio_solver.words import percent
+
+    _, a = short_game
+    d = next(d for d in a.decisions if d.label is not None)  # type: ignore[attr-defined]
+    exact = replace(d, loss_low=d.loss, loss_high=d.loss, loss_stderr=0.0)
+    assert _verdict(exact) == f"{d.verdict.capitalize()}, loss {percent(d.loss, 1)}."
+    ranged = replace(d, loss_low=d.loss / 2, loss_high=d.loss * 1.5)
+    assert f"(likely {percent(d.loss / 2, 1)} to {percent(d.loss * 1.5, 1)})" in _verdict(ranged)

@@ -4,6 +4,7 @@ point shows its position when clicked, and the page fits a phone's width."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -264,3 +265,26 @@ def test_a_name_of_one_long_word_never_widens_the_page(browser: Browser, tmp_pat
         # the legend still shows every name, each entry on one line when it fits
         assert page.locator(".legend span").nth(1).evaluate("e => e.getClientRects().length") == 1
         page.close()
+
+
+def test_a_loss_known_exactly_has_no_range_in_the_panel(browser: Browser, tmp_path: Path) -> None:
+    """A loss the turn decides (no playout needed: the range is one figure) is told as the key moments tell
+    it, "Loss 36.1%: blunder.", never "likely 36.1% to 36.1%"; a loss with a range keeps it."""
+    a = analyse(Record.load(ROOT / "examples" / "full_deal_4p.json"), samples=6)
+    i = next(k for k, d in enumerate(a.decisions) if d.label is not None)
+    exact = dataclasses.replace(a.decisions[i], loss_low=a.decisions[i].loss, loss_high=a.decisions[i].loss,
+                                loss_stderr=0.0)
+    out = tmp_path / "report.html"
+    out.write_text(dataclasses.replace(a, decisions=a.decisions[:i] + (exact,) + a.decisions[i + 1:]).html(),
+                   encoding="utf-8")
+    page = browser.new_page()
+    page.goto(out.as_uri())
+    page.locator(f"tr[data-pick='{i}']").click()
+    verdict = page.locator("#verdict").inner_text()
+    assert f"Loss {percent(exact.loss, 1)}: {exact.verdict}." in verdict and "likely" not in verdict
+    j = next((k for k, d in enumerate(a.decisions) if d.label is not None and k != i
+              and percent(d.loss_low, 1) != percent(d.loss_high, 1)), None)
+    if j is not None:
+        page.locator(f"tr[data-pick='{j}']").click()
+        assert "(likely " in page.locator("#verdict").inner_text()
+    page.close()

@@ -759,9 +759,10 @@ def _reason(d: Decision) -> str:
 
 def _verdict(d: Decision) -> str:
     """The verdict and the loss in words, with one range: ``Mistake (perhaps a blunder), loss 14.0% (likely 10.1%
-    to 17.9%).`` (the confidence interval the label goes by; the standard error stays in the JSON)."""
+    to 17.9%).`` (the confidence interval the label goes by; the standard error stays in the JSON). A loss
+    known exactly (the turn decides the game, no playout needed) has no range: ``Blunder, loss 36.1%.``"""
     words = d.verdict.capitalize()
-    if d.loss_low is None or d.loss_high is None:
+    if d.loss_low is None or d.loss_high is None or _pct(d.loss_low, 1) == _pct(d.loss_high, 1):
         return f"{words}, loss {_pct(d.loss, 1)}."
     return f"{words}, loss {_pct(d.loss, 1)} (likely {_pct(d.loss_low, 1)} to {_pct(d.loss_high, 1)})."
 

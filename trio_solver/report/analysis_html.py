@@ -405,8 +405,10 @@ function show(i) {
   if (!d.scored) v += d.options > 1 ? 'A clear choice: the only sensible reveal (not scored).' : 'No choice (not scored).';
   else if (d.verdict === 'within noise')
     v += 'Loss ' + pm(d.loss, d.loss_stderr) + ': within the noise of the playouts, so no better reveal is named.';
-  else v += 'Loss ' + (d.loss_low === null ? pm(d.loss, d.loss_stderr) : pctN(d.loss, 1) + ' (likely ' +
-    pctN(d.loss_low, 1) + ' to ' + pctN(d.loss_high, 1) + ')') + ': ' + (d.verdict || 'no label') + '.';  // one range, as the text
+  else v += 'Loss ' + (d.loss_low === null ? pm(d.loss, d.loss_stderr) :
+    // one range, as the text; none for a loss known exactly (the range is one figure)
+    pctN(d.loss_low, 1) === pctN(d.loss_high, 1) ? pctN(d.loss, 1) : pctN(d.loss, 1) + ' (likely ' +
+    pctN(d.loss_low, 1) + ' to ' + pctN(d.loss_high, 1) + ')') + ': ' + (d.verdict || 'no label') + '.';
   verdict.textContent = v;
   verdict.id = 'verdict';
   el.appendChild(verdict);
