@@ -324,6 +324,25 @@ def test_argument_errors_name_the_argument_as_the_library_does() -> None:
         assert err(request)["error"] == line
 
 
+def test_a_huge_number_out_of_range_is_named_by_its_size() -> None:
+    """A number argument out of its range is quoted as the library quotes any value: a huge one by its
+    size, not written out digit by digit (a 4,000-digit seed made a 1,000-character error line)."""
+    full = doc(ROOT / "examples" / "full_deal_4p.json")
+    huge = 10**4000
+    for request, line in [
+        ({"op": "new_game", "rules": {"players": 3, "mode": "simple"}, "seed": huge},
+         f"seed: expected 0 to {2**63 - 1}, got a 13288-bit integer"),
+        ({"op": "bot", "record": full, "bot": "memory", "budget": huge},
+         "budget: expected 1 to 200000, got a 13288-bit integer"),
+        ({"op": "advise", "record": full, "objective": "game", "confidence": huge},
+         "confidence: expected a number from 0.5 to 1.0, got a 13288-bit integer"),
+        ({"op": "analyse", "record": full, "samples": -1}, "samples: expected 0 to 200000, got -1"),
+        ({"op": "evaluate", "record": full, "precision": 1e300},
+         "precision: expected a number from 0.0 to 0.5, got 1e+300"),
+    ]:
+        assert err(request)["error"] == line
+
+
 def test_every_op_reads_the_arguments_of_its_table_entry() -> None:
     """``OPS`` is the one table of the operations: a request may carry exactly the arguments of its entry,
     and an unknown one is answered by listing them, before any computation."""

@@ -150,8 +150,8 @@ class _Args:
         if isinstance(x, bool) or not isinstance(x, int):
             self.fail(key, f"expected an integer, got {_kind(x)}")
         if x < minimum or (maximum is not None and x > maximum):
-            self.fail(key, f"expected {minimum} to {maximum}, got {x}" if maximum is not None
-                      else f"expected {minimum} or more, got {x}")
+            self.fail(key, f"expected {minimum} to {maximum}, got {show(x)}" if maximum is not None
+                      else f"expected {minimum} or more, got {show(x)}")
         return x
 
     def after(self, record: Record) -> int | None:
@@ -173,9 +173,7 @@ class _Args:
         if x is None:
             return None
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not minimum <= x <= maximum:
-            self.fail(key, f"expected a number from {minimum} to {maximum}, got {_kind(x)}"
-                      if isinstance(x, bool) or not isinstance(x, (int, float)) else
-                      f"expected a number from {minimum} to {maximum}, got {x}")
+            self.fail(key, f"expected a number from {minimum} to {maximum}, got {_kind(x)}")
         return float(x)
 
     def str_(self, key: str, default: str | None = None) -> str | None:
