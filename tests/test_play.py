@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import shlex
 from pathlib import Path
 
 import pytest
@@ -359,3 +360,16 @@ def test_the_end_is_told_to_the_person() -> None:
     assert end_line(Rules(3), 2, 0, names) == "memory 2 wins."
     assert end_line(Rules(4, teams=True), 2, 0, names) == "You & memory 2 win - well played!"
     assert end_line(Rules(4, teams=True), 3, 0, names) == "memory 1 & memory 3 win."
+
+
+def test_the_analyse_command_at_the_end_can_be_copied_to_a_shell(tmp_path: Path) -> None:
+    """The command printed at the end names the saved file as the shell reads it: a name with a space
+    (or a quote) is quoted, so that the line runs as it is copied."""
+    save = tmp_path / "my game's record.json"
+    stdout = io.StringIO()
+    play_terminal(Rules(3), 0, ["memory", "memory"], 1, stdin=ScriptedInput(["quit"]), stdout=stdout,
+                  save=str(save))
+    line = next(x for x in stdout.getvalue().splitlines() if x.startswith("Analyse it: "))
+    command = line.removeprefix("Analyse it: ").split(" (add --html")[0]
+    assert shlex.split(command) == ["trio-solver", "analyse", str(save)]
+    assert Record.load(save).rules == Rules(3)

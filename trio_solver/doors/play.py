@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -378,7 +379,8 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         # the record is read later, by anyone: the person is named in the third person there
         Record.from_game(game, names=record_names).save(save)
         out(f"Game saved to {save}")
-        out(f"Analyse it: trio-solver analyse {save} (add --html report.html for a page to share)")
+        # quoted for the shell, so that the line can be copied as it is (a name with a space, a quote, a $)
+        out(f"Analyse it: trio-solver analyse {shlex.quote(save)} (add --html report.html for a page to share)")
     else:
         out("(Use --save FILE to keep the game and analyse it with 'trio-solver analyse FILE'.)")
     if stopped is not None:
