@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from trio_solver.game.state import Game
-from trio_solver.doors.play import MAX_LINE, end_line, play_terminal
+from trio_solver.doors.play import HELP, MAX_LINE, SWAP_HELP, end_line, play_terminal
 from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
@@ -373,3 +373,17 @@ def test_the_analyse_command_at_the_end_can_be_copied_to_a_shell(tmp_path: Path)
     command = line.removeprefix("Analyse it: ").split(" (add --html")[0]
     assert shlex.split(command) == ["trio-solver", "analyse", str(save)]
     assert Record.load(save).rules == Rules(3)
+
+
+def test_help_does_not_promise_a_save_without_save() -> None:
+    """``quit`` keeps the game only with ``--save``: the help says so, in the turn and at a swap moment, and a
+    game played without it ends by saying how to keep the next one."""
+    rules = Rules(4, teams=True)  # the game opens with a swap moment of the person's team
+    stdout = io.StringIO()
+    play_terminal(rules, 0, ["memory"] * 3, 1, stdin=ScriptedInput(["help", "quit"]), stdout=stdout)
+    text = stdout.getvalue()
+    assert "Swap moment: you and your partner" in text  # the swap moment's help was shown
+    quits = [line for line in text.splitlines() if line.lstrip().startswith("quit ")]
+    assert quits and all("with --save" in line for line in quits)
+    assert "saved to" not in text and "Use --save FILE" in text
+    assert all("with --save, the game so far is saved" in h for h in (HELP, SWAP_HELP))

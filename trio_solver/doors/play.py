@@ -48,7 +48,7 @@ HELP = """Commands:
   hint      the advisor's answer for this moment
   table     draw the table again
   help      this text
-  quit      stop (the game so far is saved); end of input too, and Ctrl-C (exit status 130)"""
+  quit      stop (with --save, the game so far is saved); end of input too, and Ctrl-C (exit status 130)"""
 
 SWAP_HELP = """Swap moment: you and your partner each give the other one card, secretly.
   <value>   give a card of that value, e.g. 7
@@ -56,7 +56,7 @@ SWAP_HELP = """Swap moment: you and your partner each give the other one card, s
   hint      the card the advisor would give
   table     draw the table again
   help      this text
-  quit      stop (the game so far is saved)"""
+  quit      stop (with --save, the game so far is saved)"""
 
 
 #: The person's name in a saved record when no names were given (at the terminal it is "you").
