@@ -15,6 +15,7 @@ from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.game.events import Swap, Turn
+from trio_solver.report.render import won_by
 from helpers_cli import run_main
 
 
@@ -135,7 +136,10 @@ def test_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
         assert game.over, "the game is played to its end"
         refused += text.count("  not allowed: ") + text.count("is not a reveal")
         assert "wins" in text
+        # the end: a heading, then who won and with what, as the record's trios say
+        assert "Game over: every hand shown." in text
         rec = Record.load(save)
+        assert f"Won with {won_by(rules, rec.events, game.winner)}." in text  # type: ignore[arg-type]
         assert rec.winner == game.winner
         assert rec.events == tuple(game.events)
         # the human's reveals in the record are exactly the legal ones it typed
@@ -165,6 +169,18 @@ def test_team_play_swap_prompt(tmp_path: Path) -> None:
     if mine:  # the partner bot may decline to swap
         assert mine[0].cards is not None and mine[0].cards[0] == hand[0]
         assert f"Your team swaps: you give {hand[0]}, memory 2 gives" in text
+
+
+def test_a_team_that_passes_its_swap_is_told() -> None:
+    """No card passing between two partners is seen by everyone: the terminal says so, as it says a swap."""
+    rules = Rules(4, Mode.SIMPLE, teams=True)
+    stdout = io.StringIO()
+    game = play_terminal(rules, 0, ["random", "random", "random"], 3, stdin=ScriptedInput(["pass", "quit"]),
+                         stdout=stdout)
+    text = stdout.getvalue()
+    assert not any(0 not in e.seats for e in game.table.finished_events() if not isinstance(e, Turn))
+    assert text.count("random 1 and random 3 do not swap.") == 1  # their one moment: the start
+    assert "swap a card secretly" not in text
 
 
 # ---------------------------------------------------------------------------

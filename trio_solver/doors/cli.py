@@ -41,7 +41,7 @@ from ..infer.validate import load_record
 from ..limits import MAX_SECONDS, Deadline, time_limit
 from ..report.advice_text import advice_text
 from ..report.analysis import DEFAULT_SAMPLES
-from ..report.render import move_json, render_frame, seat_name, winner_text, won_with
+from ..report.render import render_frame, seat_name, winner_text, won_by
 from ..decide.bots import BOT_NAMES
 from ..decide.evaluate import MAX_SAMPLES
 from ..run.collection import analyse_files, record_paths, report_stems
@@ -300,10 +300,7 @@ def cmd_replay(args: argparse.Namespace) -> str:
 
 def _winning_trios(record: Record, winner: int) -> str:
     """A line saying what won (:func:`~trio_solver.report.render.won_with`), from the winning side's trios."""
-    rules = record.rules
-    seats = rules.teams_of_seats[rules.team_of(winner)]  # the side that scores with the winner's trios
-    said = won_with(rules, [e.reveals[0].value for e in record.events
-                            if isinstance(e, Turn) and e.seat in seats and move_json(e)["outcome"] == "trio"])
+    said = won_by(record.rules, record.events, winner)
     return f"\nWon with {said}" if said else ""
 
 

@@ -30,7 +30,7 @@ from ..decide.bots import Bot, SolverBot, make_bot
 from ..game.state import Game
 from ..errors import LimitError, NotationError
 from ..game.record import Record, read_names
-from ..report.render import describe_event, frame, render_frame
+from ..report.render import describe_event, frame, render_frame, won_by
 from ..game.reveal import Reveal
 from ..game.rules import Rules
 from ..decide.search import advise
@@ -337,6 +337,8 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
                 out("Your team does not swap (both partners must give a card).")
         elif va is not None and vb is not None:
             out(f"{seat_names[a]} and {seat_names[b]} swap a card secretly.")
+        else:  # every player sees that no card passes between them
+            out(f"{seat_names[a]} and {seat_names[b]} do not swap.")
 
     def on_decision(game: Game) -> None:
         if not game.turn:
@@ -371,10 +373,13 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         interrupted = isinstance(e, KeyboardInterrupt) or (isinstance(e, QuitGame) and e.interrupted)
     game = holder[0]
     out("")
+    if game.winner is not None:
+        out("Game over: every hand shown.")
     # the game's end (or where it stopped): every hand shown; a swap moment is offered only mid-prompt
     out(render_frame({**frame(game, "all"), "swap_open": []}, seat_names))
     if game.winner is not None:
         out(end_line(rules, game.winner, human, seat_names))
+        out(f"Won with {won_by(rules, game.table.finished_events(), game.winner)}.")
     if save:
         # the record is read later, by anyone: the person is named in the third person there
         Record.from_game(game, names=record_names).save(save)

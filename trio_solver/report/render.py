@@ -16,13 +16,13 @@ from typing import Any
 from .._text import pad, width as columns
 from ..decide.search import live_links  # the one rule for the links a trio can still pair with
 from ..game.state import Game
-from ..game.events import Swap, Turn
+from ..game.events import Event, Swap, Turn
 from ..game.knowledge import PublicReader, knowledge
 from ..game.rules import SEVEN, Mode, Rules
 from ..game.view import PlayerView
 
 __all__ = ["Frame", "frame", "render_frame", "describe_event", "move_json", "seat_name", "side_name", "winner_text",
-           "won_with", "goal_text"]
+           "won_with", "won_by", "goal_text"]
 
 Frame = dict[str, Any]
 
@@ -174,6 +174,13 @@ def won_with(rules: Rules, held: Sequence[int]) -> str:
     if partner is not None:
         return f"the linked trios of {partner}s and {last}s"
     return f"the trios of {', '.join(f'{v}s' for v in held)}"
+
+
+def won_by(rules: Rules, events: Sequence[Event], winner: int) -> str:
+    """:func:`won_with` of the trios that ``winner``'s side took in ``events``, in the order taken."""
+    seats = rules.teams_of_seats[rules.team_of(winner)]  # the side that scores with the winner's trios
+    return won_with(rules, [e.reveals[0].value for e in events
+                            if isinstance(e, Turn) and e.seat in seats and move_json(e)["outcome"] == "trio"])
 
 
 def goal_text(mode: str, side: dict[str, Any]) -> str:
