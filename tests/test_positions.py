@@ -154,7 +154,7 @@ def test_push_refuses_what_the_rules_or_the_hand_forbid() -> None:
         v.push("l0=5")  # the viewer's lowest card is a 1
     with pytest.raises(IllegalMoveError, match="no centre slot 9"):
         v.push("c9=4")
-    with pytest.raises(IllegalMoveError, match="not a reveal"):
+    with pytest.raises(IllegalMoveError, match='"x1=3" is not a shown card'):
         v.push("x1=3")
     with pytest.raises(IllegalMoveError, match="1 to 12"):
         v.push(Reveal.centre(0), 13)

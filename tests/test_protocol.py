@@ -220,6 +220,9 @@ def test_move_on_a_viewer_record_needs_the_value_of_a_hidden_card() -> None:
     assert res["value"] == value and res == ok("move", record=rec, reveal=f"{own}={value}")
     # what is not a reveal says so, under the argument's name
     assert err({"op": "move", "record": rec, "reveal": "zz"})["error"].startswith('reveal: "zz" is not a reveal')
+    for shown in ("=12", "zz=3"):  # a shown card whose place is missing or wrong is named whole
+        assert err({"op": "move", "record": rec, "reveal": shown})["error"].startswith(
+            f'reveal: "{shown}" is not a shown card: write c<slot>, l<seat> or h<seat> and its value')
     # a seat or slot not at the table: the table's words, with or without the value, with or without the deal
     full = doc(ROOT / "examples" / "full_deal_4p.json")
     full["events"] = full["events"][:3]

@@ -149,7 +149,12 @@ class Revealed(NamedTuple):
         v = value.strip()
         if not (v.isascii() and v.isdigit()) or len(v) > 2 or not 1 <= int(v) <= 12:
             raise NotationError(f"{_show(text, 40)}: the value must be 1 to 12")
-        return cls(Reveal.from_str(place), int(v))
+        try:
+            reveal = Reveal.from_str(place)
+        except NotationError:  # named by the whole text: "=12" has no place before its value
+            raise NotationError(f"{_show(text, 40)} is not a shown card: write c<slot>, l<seat> or h<seat> and "
+                                "its value, e.g. c3=10") from None
+        return cls(reveal, int(v))
 
     def to_json(self) -> dict[str, int]:
         """The record form: ``{"centre": 3, "value": 10}``."""
