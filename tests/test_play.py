@@ -171,6 +171,32 @@ def test_team_play_swap_prompt(tmp_path: Path) -> None:
         assert f"Your team swaps: you give {hand[0]}, memory 2 gives" in text
 
 
+class Terminal(io.StringIO):
+    """Output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_narrow_terminal_gets_lines_broken_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal of 60 columns every line fits, broken at spaces (a word is never cut); into a file or a
+    pipe the lines are written whole."""
+    import os
+    import shutil
+
+    rules = Rules(4, Mode.PICANTE, teams=True)
+    inputs = ["hint", "pass", "hint", "l0", "h0", "c0", "l1", "h3"]
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((60, 24)))
+    narrow = Terminal()
+    play_terminal(rules, 0, ["memory"] * 3, 2, stdin=CyclingInput(inputs, limit=5000), stdout=narrow)
+    whole = io.StringIO()
+    play_terminal(rules, 0, ["memory"] * 3, 2, stdin=CyclingInput(inputs, limit=5000), stdout=whole)
+    assert max(map(len, whole.getvalue().splitlines())) > 60  # long lines to break: the team lines, a hint
+    assert max(map(len, narrow.getvalue().splitlines())) <= 60
+    assert narrow.getvalue().split() == whole.getvalue().split()  # the same words, none cut in two
+    assert len(narrow.getvalue().splitlines()) > len(whole.getvalue().splitlines())
+
+
 def test_a_team_that_passes_its_swap_is_told() -> None:
     """No card passing between two partners is seen by everyone: the terminal says so, as it says a swap."""
     rules = Rules(4, Mode.SIMPLE, teams=True)

@@ -17,7 +17,9 @@ from __future__ import annotations
 import os
 import random
 import shlex
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -124,7 +126,7 @@ class HumanBot:
             except ImportError:  # a platform without GNU readline or libedit: plain input()
                 pass
             try:
-                return input(escape(prompt)) + "\n"
+                return input(fit(escape(prompt), _columns(sys.stdout))) + "\n"
             except EOFError:
                 return ""
         self.out(prompt)
@@ -265,6 +267,31 @@ class _Timed:
             return self.bot.choose_swap(view)
 
 
+def fit(text: str, width: int | None) -> str:
+    """``text`` with every line longer than ``width`` columns broken at its spaces, the rest of the line
+    indented four columns past its own indent (``None``: as it is), so that a narrow terminal does not cut
+    a word in two."""
+    if width is None:
+        return text
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = min(len(line) - len(line.lstrip(" ")) + 4, width // 2)
+        wrapped = textwrap.wrap(line, width, subsequent_indent=" " * indent, break_on_hyphens=False)
+        lines.extend(wrapped[:-1] + [wrapped[-1] + line[len(line.rstrip(" ")):]])  # a prompt keeps its last space
+    return "\n".join(lines)
+
+
+def _columns(stream: TextIO) -> int | None:
+    """The width of the terminal ``stream`` writes to (``None`` for a file or a pipe: lines as they are)."""
+    try:
+        return shutil.get_terminal_size().columns if stream.isatty() else None
+    except (OSError, ValueError):
+        return None
+
+
 def end_line(rules: Rules, winner: int, human: int, names: Sequence[str]) -> str:
     """Who won, to the person at seat ``human``: ``You win - well played!``, ``You & Ann win - well
     played!`` (a team), ``Bob wins.`` or ``Bob & Cy win.``."""
@@ -298,7 +325,7 @@ def play_terminal(rules: Rules, human: int, bot_names: Sequence[str], seed: int,
         queries.warm_up()
 
     def out(text: str) -> None:
-        stdout.write(escape(text, keep="\n") + "\n")
+        stdout.write(fit(escape(text, keep="\n"), _columns(stdout)) + "\n")
         stdout.flush()
 
     display = bot_display_names(list(bot_names))
