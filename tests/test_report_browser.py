@@ -110,6 +110,15 @@ def test_report_in_chromium(browser: Browser, tmp_path: Path, capsys: pytest.Cap
     first = next(m for m in a.moments if m.decision is not None)
     page.locator("ul.moments a").first.click()
     assert f"Turn {a.decisions[first.decision].turn}," in page.locator("#position").inner_text()  # type: ignore[index]
+    # a key moment: its heading looks like a link, its story is plain text, and a tap on the story opens it too
+    head, _, story = first.text.partition(": ")
+    item = page.locator("ul.moments li[data-pick]").first
+    assert item.locator("a").inner_text() == head and story and story in item.inner_text()
+    page.locator("#decisions tr.pick").nth(3).click()
+    box = item.bounding_box()
+    assert box is not None
+    item.click(position={"x": box["width"] - 5, "y": box["height"] - 5})  # the end of its story, not the heading
+    assert f"Turn {a.decisions[first.decision].turn}," in page.locator("#position").inner_text()  # type: ignore[index]
     page.locator("#decisions tr.pick").nth(3).click()
     assert f"Turn {a.decisions[3].turn}, " in page.locator("#position").inner_text()
     # the labels are explained on the page

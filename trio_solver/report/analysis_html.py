@@ -265,7 +265,8 @@ td.rv { font-family: ui-monospace, monospace; }  /* the notation: l1 never reads
   background-attachment: local, local, scroll, scroll; --cover: #fff;
 }
 #position pre { --cover: #f8f9fc; }
-ul.moments li { margin: 0.3em 0; } ul.moments a { cursor: pointer; color: #135; text-decoration: underline; }
+ul.moments li { margin: 0.3em 0; } ul.moments li[data-pick] { cursor: pointer; }
+ul.moments a { color: #135; text-decoration: underline; font-weight: 600; }
 dl.labels dt { font-weight: bold; float: left; clear: left; width: 7em; } dl.labels dd { margin-left: 7.5em; }
 """
 
@@ -538,11 +539,18 @@ def _labels_text(a: Judged) -> str:
                      "<dt>mistake</dt><dd>15% or more;</dd><dt>blunder</dt><dd>30% or more.</dd>")
 
 
+def _moment(a: Judged, m: Any) -> str:
+    """A key moment: one told by a decision opens it on a tap anywhere on it; its heading (``Turn 14, Bob, 1st
+    reveal``) looks like a link, its story is plain text, easy to read on a phone."""
+    if m.decision is None:
+        return f"<li>{_html(a, m.text)}</li>"
+    head, sep, story = m.text.partition(": ")
+    return f"<li data-pick='{m.decision}'><a>{_html(a, head)}</a>{_html(a, sep + story)}</li>"
+
+
 def page(a: Judged, title: str) -> str:
     """The whole page for analysis ``a``."""
-    moments = "".join(
-        (f"<li><a data-pick='{m.decision}'>{_html(a, m.text)}</a></li>" if m.decision is not None
-         else f"<li>{_html(a, m.text)}</li>") for m in a.moments) or "<li>none</li>"
+    moments = "".join(_moment(a, m) for m in a.moments) or "<li>none</li>"
     legend = "".join(f'<span style="color:{COLOURS[s % len(COLOURS)]}">&#9679; {_html(a, n)}</span> '
                      for s, n in enumerate(a.players)) + " "
     if a.judged_by == "game" and a.curve and a.teams and len(a.teams[0]) > 1:  # one line per team
