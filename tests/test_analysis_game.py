@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ from trio_solver.game.record import Record
 from trio_solver.game.reveal import Reveal
 from trio_solver.game.rules import Mode, Rules
 from trio_solver.run.simulate import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLES = 6
 
@@ -189,3 +192,60 @@ def test_a_loss_known_exactly_is_told_without_a_range(short_game: tuple[Record, 
     assert _verdict(exact) == f"{d.verdict.capitalize()}, loss {percent(d.loss, 1)}."
     ranged = replace(d, loss_low=d.loss / 2, loss_high=d.loss * 1.5)
     assert f"(likely {percent(d.loss / 2, 1)} to {percent(d.loss * 1.5, 1)})" in _verdict(ranged)
+
+
+# -- a reveal of a card the mover knew, judged by its best follow-up in the turn --------------------------------
+
+
+def _judged(decision: object, knew: bool, played_se: float, best_se: float) -> object:
+    from trio_solver.report.analysis import _Judged
+
+    return _Judged(decision, knew, played_se, best_se)  # type: ignore[arg-type]
+
+
+def test_a_known_card_s_reveal_is_worth_the_next_decision_s_best() -> None:
+    """Made up figures on two real decisions of one turn: the first reveal (the mover's own card) gave 6% with
+    the plan's follow-up, the best first reveal 57%, and the next decision's best reveal 43%. The first is
+    judged from 43% (a loss of 14%, not 51%), naming that follow-up; not when the mover did not know its card,
+    nor when the next best is not clearly above the plan's (the race's figures stay)."""
+    from dataclasses import replace
+
+    from trio_solver.report.analysis import _reason, _with_follow_ups
+
+    a = analyse(Record.load(ROOT / "examples" / "teams_4p.json"), samples=32)
+    k = next(i for i, (d, e) in enumerate(zip(a.decisions, a.decisions[1:]))
+             if e.event == d.event and e.reveal_index == d.reveal_index + 1)
+    d = replace(a.decisions[k], p_game_played=0.06, p_game_best=0.57, loss=0.51, best=Reveal.highest(2),
+                label="blunder", loss_low=0.30, loss_high=0.72, loss_stderr=0.08, follow_up=None)
+    e = replace(a.decisions[k + 1], p_game_played=0.24, p_game_best=0.43, best=Reveal.highest(2))
+    z = 1.96
+    first, second = _with_follow_ups([_judged(d, True, 0.03, 0.03), _judged(e, True, 0.03, 0.03)], z)  # type: ignore[list-item]
+    assert second == e  # the next decision keeps its own figures and label
+    assert first.follow_up == e.best and first.p_game_played == pytest.approx(0.43)
+    se = (0.03 ** 2 + 0.03 ** 2) ** 0.5
+    assert first.loss == pytest.approx(0.14) and first.loss_stderr == pytest.approx(se)
+    assert (first.loss_low, first.loss_high) == (pytest.approx(0.14 - z * se), pytest.approx(0.14 + z * se))
+    assert first.label == label_for(0.14 - z * se, GAME_THRESHOLDS) and first.best == d.best
+    assert "it was 43% with h2 next, the best follow-up" in _reason(first)  # the story names it
+    # a card the mover did not know, or a next best within the noise: the race's figures stay
+    assert _with_follow_ups([_judged(d, False, 0.03, 0.03), _judged(e, True, 0.03, 0.03)], z)[0] == d  # type: ignore[list-item]
+    assert _with_follow_ups([_judged(d, True, 0.2, 0.2), _judged(e, True, 0.2, 0.2)], z)[0] == d  # type: ignore[list-item]
+    # with its best follow-up the reveal played is the best: no loss, no label
+    e_high = replace(e, p_game_best=0.60)
+    top = _with_follow_ups([_judged(d, True, 0.03, 0.03), _judged(e_high, True, 0.03, 0.03)], z)[0]  # type: ignore[list-item]
+    assert (top.loss, top.label, top.best, top.p_game_played, top.p_game_best) == (0.0, None, d.played, 0.60, 0.60)
+
+
+def test_the_teams_example_does_not_blame_an_own_card_for_the_plan_s_follow_up() -> None:
+    """In the bundled team game East's first reveal of turn 2 (its own lowest card) was a blunder by the plan's
+    follow-up; the next decision's best reveal puts it far higher. Every follow-up the analysis names is the next
+    decision's best, its chance that decision's best chance, and the loss measured from it."""
+    a = analyse(Record.load(ROOT / "examples" / "teams_4p.json"))
+    named = [(d, e) for d, e in zip(a.decisions, a.decisions[1:]) if d.follow_up is not None]
+    assert named, "the plan's follow-up of an own card is mended somewhere in this game"
+    for d, e in named:
+        assert e.event == d.event and e.reveal_index == d.reveal_index + 1 and d.played.index == d.seat
+        assert d.follow_up == e.best and d.p_game_played == e.p_game_best
+        assert d.p_game_best is not None and d.loss == pytest.approx(max(d.p_game_best - e.p_game_best, 0.0))  # type: ignore[operator]
+    first = next(d for d in a.decisions if d.turn == 2 and d.reveal_index == 0)
+    assert first.follow_up is not None and first.label != "blunder"

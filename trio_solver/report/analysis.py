@@ -69,6 +69,7 @@ from ..infer.validate import check_record
 from ..game.state import Game
 from ..errors import RecordError, ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
+from ..decide.memory import public_memory
 from ..game.record import Record
 from ..game.reveal import Reveal
 from ..game.rules import Rules
@@ -185,6 +186,11 @@ class Decision:
     end: a decision is labelled only when its loss is above the label's threshold at the confidence)."""
     loss_high: float | None = None
     """Judged by the game: the upper end of the loss's confidence interval."""
+    follow_up: Reveal | None = None
+    """Judged by the game, for a reveal of a card the mover knew (its own, or one every player knew) that
+    the turn went on from: the best next reveal of the turn, when the advisor's plan after it (the best
+    chance of a trio) was clearly worse for the game. ``p_game_played`` is then the chance with this
+    follow-up (the next decision's best), and the loss is measured from it: see :func:`_with_follow_ups`."""
 
     @property
     def within_noise(self) -> bool:
@@ -225,6 +231,7 @@ class Decision:
             "turn_loss": self.turn_loss, "best_turn": (self.best_turn or self.best).to_json(),
             "p_game_played": self.p_game_played, "p_game_best": self.p_game_best, "loss_stderr": self.loss_stderr,
             "sure": self.sure, "loss_low": self.loss_low, "loss_high": self.loss_high,
+            "follow_up": None if self.follow_up is None else str(self.follow_up),
             "face_up": list(self.face_up), "approximate": self.approximate, "position": self.position,
         }
 
@@ -488,6 +495,8 @@ class _GameVerdict:
     stderr: float
     low: float
     high: float
+    played_stderr: float
+    best_stderr: float
 
 
 def _band(loss: float) -> int:
@@ -505,9 +514,10 @@ def _judge_by_game(view: PlayerView, beliefs: Beliefs, adv: Advice, played: Reve
     mine = next(i for i, e in enumerate(firsts) if post.memory.alike(view, e.reveal) == rep)
     race = Race.on(post, firsts, seed)
     best, lead, lead_se, low, high = judge_loss(race, mine, stopping)
-    p_played = race.estimate(mine)[0]
-    return _GameVerdict(p_played, race.estimate(best)[0], played if best == mine else firsts[best].reveal,
-                        lead, lead_se, low, high)
+    p_played, played_se = race.estimate(mine)
+    p_best, best_se = race.estimate(best)
+    return _GameVerdict(p_played, p_best, played if best == mine else firsts[best].reveal,
+                        lead, lead_se, low, high, played_se, best_se)
 
 
 def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, float, float, float]:
@@ -559,9 +569,20 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
     return best, (lead if lead >= 1e-12 else 0.0), lead_se, low, high
 
 
+@dataclass(frozen=True)
+class _Judged:
+    """A decision, with what :func:`_with_follow_ups` reads: whether the mover knew the card it revealed, and
+    the standard errors of its two chances to win the game (``None`` when not judged by the game)."""
+
+    decision: Decision
+    knew: bool
+    played_stderr: float | None = None
+    best_stderr: float | None = None
+
+
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
             names: Sequence[str], stopping: Stopping | None = None, seed: int = 0,
-            reader: PublicReader | None = None) -> Decision:
+            reader: PublicReader | None = None) -> _Judged:
     """Judge one reveal: by the turn always, by the game when ``stopping`` is given and it is a real choice."""
     beliefs = Beliefs(view)
     adv = advise(view, "trio", beliefs=beliefs)
@@ -582,15 +603,54 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     position = seen_frame(view, names, reader=reader)
     face = tuple(str(x) for x in view.turn)
     if stopping is not None and scored:
+        knew = view.own_value(played) is not None or public_memory(view).knows(view, played)
         v = _judge_by_game(view, beliefs, adv, played, stopping, seed)
         label = label_for(v.low, GAME_THRESHOLDS)
-        return Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
-                        adv.get(v.best).p_trio, adv.get(v.best).p_win, v.loss, label, face,
-                        adv.approximate, turn, scored, distinct, position, loss, top_reveal,
-                        v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high)
-    return Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
-                    top_figures.p_trio, top_figures.p_win, loss, label_for(loss) if scored else None,
-                    face, adv.approximate, turn, scored, distinct, position, loss, top_reveal)
+        return _Judged(Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
+                                adv.get(v.best).p_trio, adv.get(v.best).p_win, v.loss, label, face,
+                                adv.approximate, turn, scored, distinct, position, loss, top_reveal,
+                                v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high),
+                       knew, v.played_stderr, v.best_stderr)
+    return _Judged(Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
+                            top_figures.p_trio, top_figures.p_win, loss, label_for(loss) if scored else None,
+                            face, adv.approximate, turn, scored, distinct, position, loss, top_reveal), False)
+
+
+def _with_follow_ups(judged: Sequence[_Judged], z: float) -> list[Decision]:
+    """The decisions, a reveal of a card the mover knew judged by its best follow-up in the turn.
+
+    Each reveal is played out with the advisor's plan for the rest of its turn (the best chance of a trio).
+    Where the mover knew the card it revealed (its own, or one every player knew), the position after the reveal
+    is the one the next decision of the turn judges, on the same knowledge: the reveal is worth that decision's
+    best reveal. When that is clearly more (by more than ``z`` standard errors of the difference) than the
+    plan gave, the plan's follow-up was a mistake of its own, which the next decision is charged with; the reveal
+    before it takes the chance with the best follow-up (``follow_up``), and its loss, interval and label are
+    measured from it (the errors of two independent races: no pairing). Read from the turn's last reveal back,
+    so that a follow-up itself judged by its own best follow-up counts as that."""
+    out = [j.decision for j in judged]
+    best_se = [j.best_stderr for j in judged]
+    for k in range(len(out) - 2, -1, -1):
+        d, e, j = out[k], out[k + 1], judged[k]
+        if not (j.knew and e.event == d.event and e.reveal_index == d.reveal_index + 1):
+            continue
+        follow, follow_se = e.p_game_best, best_se[k + 1]
+        if (d.p_game_played is None or d.p_game_best is None or follow is None or follow_se is None
+                or j.played_stderr is None or j.best_stderr is None):
+            continue
+        if follow - d.p_game_played <= z * math.hypot(follow_se, j.played_stderr):
+            continue  # the plan's follow-up is not told apart from the best one
+        if follow >= d.p_game_best:  # the reveal played, with its best follow-up, is the best reveal
+            out[k] = replace(d, best=d.played, p_trio_best=d.p_trio_played, p_win_best=d.p_win_played,
+                             loss=0.0, label=None, p_game_played=follow, p_game_best=follow, loss_stderr=0.0,
+                             sure=True, loss_low=0.0, loss_high=0.0, follow_up=e.best)
+            best_se[k] = follow_se
+            continue
+        loss, se = d.p_game_best - follow, math.hypot(j.best_stderr, follow_se)
+        low, high = max(loss - z * se, 0.0), min(loss + z * se, 1.0)
+        out[k] = replace(d, loss=loss, label=label_for(low, GAME_THRESHOLDS), p_game_played=follow,
+                         loss_stderr=se, sure=_band(low) == _band(high), loss_low=low, loss_high=high,
+                         follow_up=e.best)
+    return out
 
 
 def _is_turn(event: object) -> bool:
@@ -639,7 +699,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     total = sum(len(e.reveals) for e in all_events if _is_turn(e) and e.seat in known)
     if samples > 0:
         total += 1 + sum(1 for e in record.events if _is_turn(e))
-    decisions: list[Decision] = []
+    judged: list[_Judged] = []
     trios: list[tuple[int, int, int, int]] = []
     curve: list[CurvePoint] = []
     done = 0
@@ -671,7 +731,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
             return
         view = now(None)
         ev = evaluate(view, samples=CURVE_SAMPLES, seed=seed * 7 + 3 + k, precision=CURVE_PRECISION)
-        curve.append(CurvePoint(turn, k, len(decisions), ev.win_chance, ev.stderr,
+        curve.append(CurvePoint(turn, k, len(judged), ev.win_chance, ev.stderr,
                                 seen_frame(view, names, reader=readers.setdefault(None, PublicReader()))))
         tick()
 
@@ -690,9 +750,9 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
             trios.append((k, turn, event.seat, event.reveals[0].value))
         for j, shown in enumerate(event.reveals):
             if event.seat in known:
-                decisions.append(_decide(now(event.seat), shown.reveal, shown.value, k, j, turn, names, judge,
-                                         seed * 1_000_003 + len(decisions),
-                                         readers.setdefault(event.seat, PublicReader())))
+                judged.append(_decide(now(event.seat), shown.reveal, shown.value, k, j, turn, names, judge,
+                                      seed * 1_000_003 + len(judged),
+                                      readers.setdefault(event.seat, PublicReader())))
                 tick()
             if game is not None:
                 game.reveal(shown.reveal)
@@ -709,6 +769,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     by_game = samples > 0
 
     z = stopping.z()
+    decisions = _with_follow_ups(judged, z) if by_game else [j.decision for j in judged]
 
     def accurate(d: Decision) -> bool:
         if d.label is not None:
@@ -753,8 +814,9 @@ def _reason(d: Decision) -> str:
     if d.p_game_played is None or d.p_game_best is None:
         return turn
     why = "; less chance of a trio now, more of the game" if d.p_trio_best < d.p_trio_played - 1e-9 else ""
+    then = f" with {d.follow_up} next, the best follow-up" if d.follow_up is not None else ""
     return (f"with {d.best} the chance to win the game would have been {_pct(d.p_game_best)}, with {d.played} "
-            f"it was {_pct(d.p_game_played)} (this turn: {turn}){why}")
+            f"it was {_pct(d.p_game_played)}{then} (this turn: {turn}){why}")
 
 
 def _verdict(d: Decision) -> str:

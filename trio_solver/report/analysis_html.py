@@ -398,7 +398,9 @@ function show(i) {
   const verdict = document.createElement('p');
   const g = d.p_game_played !== null && d.p_game_best !== null;
   let v = 'Played ' + d.played_text + ' (showed ' + d.shown + '): ' +
-    (g ? 'chance to win the game ' + pct(d.p_game_played) + ', ' : '') + 'trio chance ' + pct(d.p_trio_played) +
+    (g ? 'chance to win the game ' + pct(d.p_game_played) +
+      (d.follow_up ? ' (with ' + d.follow_up + ' next, the best follow-up)' : '') + ', ' : '') +
+    'trio chance ' + pct(d.p_trio_played) +
     ', win now ' + pct(d.p_win_played) + '. ' +
     (d.verdict === 'within noise' ? '' :  // no better reveal is named when the loss is not told apart from 0
      'Best: ' + d.best_text + ': ' + (g ? 'chance to win the game ' + pct(d.p_game_best) + ', ' : '') +
