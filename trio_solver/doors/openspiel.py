@@ -89,7 +89,7 @@ _BELIEF_CACHE = 64
 
 
 def _rules_of(params: dict[str, Any]) -> tuple[Rules, int]:
-    rules = Rules(int(params.get("players", 3)), str(params.get("mode", "simple")),  # type: ignore[arg-type]
+    rules = Rules(int(params.get("players", 3)), str(params.get("mode", "simple")),
                   bool(params.get("teams", False)))
     max_reveals = int(params.get("max_reveals", DEFAULT_MAX_REVEALS))
     if max_reveals < 1:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -117,6 +117,12 @@ class Rules:
     mode: Mode = Mode.SIMPLE
     teams: bool = False
     links: frozenset[tuple[int, int]] = field(default_factory=default_links)
+
+    if TYPE_CHECKING:
+        # the signature for type checkers: ``mode`` may be given by its name ("simple", "picante"), as the
+        # docs do; the dataclass's own __init__ takes it and __post_init__ checks and converts it
+        def __init__(self, players: int, mode: Mode | str = Mode.SIMPLE, teams: bool = False,
+                     links: Iterable[Sequence[int]] = ...) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool):

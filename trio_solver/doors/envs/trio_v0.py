@@ -163,7 +163,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
                  beliefs: bool = False, max_reveals: int = DEFAULT_MAX_REVEALS,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = Rules(players, mode, teams)  # type: ignore[arg-type]  # Rules checks and converts
+        self.rules = Rules(players, mode, teams)  # Rules checks and converts
         if render_mode is not None and render_mode != "ansi":
             raise RulesError(f'render_mode: only "ansi" is supported, got {show(render_mode)}')
         if not isinstance(max_reveals, int) or isinstance(max_reveals, bool) or max_reveals < 1:
