@@ -55,6 +55,22 @@ def test_load_and_parameters() -> None:
         pyspiel.load_game("python_trio", {"players": 4, "mode": "spicy"})
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    ({"players": "4"}, 'rules.players: expected an integer 3 to 6, got "4"'),
+    ({"players": 3.5}, "rules.players: expected an integer 3 to 6, got 3.5"),
+    ({"teams": "yes"}, 'rules.teams: expected true or false, got "yes"'),
+    ({"max_reveals": "10"}, 'max_reveals: expected a number of reveals 1 to 2147483647, got "10"'),
+    ({"max_reveals": True}, "max_reveals: expected a number of reveals 1 to 2147483647, got true"),
+    ({"max_reveals": 2**31}, "max_reveals: expected a number of reveals 1 to 2147483647, got 2147483648"),
+])
+def test_load_refuses_a_wrong_type_in_one_line(kwargs: dict[str, object], message: str) -> None:
+    """``load`` checks its parameters' types itself, rather than converting them (``int(3.5)``, ``bool("yes")``)
+    or leaving them to OpenSpiel's own error."""
+    with pytest.raises(RulesError) as caught:
+        tos.load(**kwargs)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
 @pytest.mark.parametrize("params", [{"players": 3, "max_reveals": 120},
                                     {"players": 5, "mode": "picante", "max_reveals": 80},
                                     {"players": 4, "teams": True, "max_reveals": 120},

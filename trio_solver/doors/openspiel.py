@@ -84,6 +84,9 @@ GAME_TYPE = pyspiel.GameType(
                              "max_reveals": DEFAULT_MAX_REVEALS},
 )
 
+#: The largest integer an OpenSpiel game parameter holds (a C++ ``int``).
+_MAX_INT_PARAMETER = 2**31 - 1
+
 #: Beliefs kept per game object for resampling (keyed by information state).
 _BELIEF_CACHE = 64
 
@@ -547,10 +550,13 @@ class SpielBot:
 
 def load(players: int = 3, mode: str = "simple", teams: bool = False,
          max_reveals: int = DEFAULT_MAX_REVEALS) -> TrioGame:
-    """``pyspiel.load_game("python_trio", {...})`` with checked parameters."""
-    _rules_of({"players": players, "mode": mode, "teams": teams, "max_reveals": max_reveals})
-    game: TrioGame = pyspiel.load_game(SHORT_NAME, {"players": players, "mode": mode, "teams": teams,
-                                                    "max_reveals": max_reveals})
+    """``pyspiel.load_game("python_trio", {...})`` with checked parameters: a :class:`RulesError` of one line
+    for a value of the wrong type or out of range (``pyspiel.load_game`` itself refuses a wrong type with an
+    OpenSpiel error)."""
+    rules = Rules(players, mode, teams)  # checks the types of the three, as the PettingZoo env does
+    _args.int_in("max_reveals", max_reveals, 1, _MAX_INT_PARAMETER, RulesError, "a number of reveals")
+    game: TrioGame = pyspiel.load_game(SHORT_NAME, {"players": rules.players, "mode": rules.mode.value,
+                                                    "teams": rules.teams, "max_reveals": max_reveals})
     return game
 
 
