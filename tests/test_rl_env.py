@@ -20,7 +20,7 @@ from trio_solver.decide.bots import make_bot
 from trio_solver.doors.envs import trio_v0
 from trio_solver.doors.envs.agents import BotAgent, PolicyBot, match_action
 from trio_solver.doors.envs.core import ActionCodec, Encoder, TrioMatch, sample_game
-from trio_solver.errors import IllegalMoveError, RulesError
+from trio_solver.errors import IllegalMoveError, RulesError, ViewError
 from trio_solver.game.rules import VALUES
 from trio_solver.run.simulate import play_game
 
@@ -77,6 +77,17 @@ def test_spaces_and_agents() -> None:
         assert space["beliefs"].shape == (n_actions - (13 if teams else 0), 12)
         layout = env.encoder.layout()
         assert max(stop for _, stop, _ in layout.values()) == env.encoder.size
+
+
+@pytest.mark.parametrize("agent", ["player_9", "bob", 0, None])
+def test_an_unknown_agent_is_one_line_everywhere(agent: object) -> None:
+    """Every method that takes an agent names the agents on a wrong one (``view`` raised a bare KeyError)."""
+    env = trio_v0.raw_env(players=3)
+    env.reset(seed=1)
+    calls = [env.observe, env.view, env.action_space, env.observation_space]
+    for call in calls:
+        with pytest.raises(ViewError, match="^agent: expected one of player_0, player_1, player_2, got "):
+            call(agent)  # type: ignore[operator]
 
 
 # -- masks ---------------------------------------------------------------------------------------

@@ -236,7 +236,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's naming
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` may see now, as a :class:`~trio_solver.game.view.PlayerView` (for trio_solver bots)."""
-        return self._require().view(self.agent_name_mapping[agent])
+        return self._require().view(self.agent_name_mapping[self._agent(agent)])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         match = self._require()
