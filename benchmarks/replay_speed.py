@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -108,6 +109,14 @@ def longest(directory: str) -> None:
         with ctx.Pool(1, maxtasksperchild=1) as pool:
             cpu, peak, out = pool.map(_step, [(what, path)])[0]
         print(f"{what:<26} {cpu:6.2f} s CPU  peak {peak:6.0f} MB  {out}")
+    for flags in (["--json"], []):  # the command as a person runs it, its output thrown away
+        argv = [sys.executable, "-m", "trio_solver", "replay", *flags, path]
+        with subprocess.Popen(argv, stdout=subprocess.DEVNULL) as child:
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+        what = f"trio-solver replay {' '.join(flags)}".rstrip()
+        print(f"{what:<26} {usage.ru_utime + usage.ru_stime:6.2f} s CPU  peak {usage.ru_maxrss / 1024:6.0f} MB  "
+              f"status {child.returncode}")
 
 
 def main(argv: list[str] | None = None) -> int:

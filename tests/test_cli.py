@@ -358,3 +358,24 @@ def test_finished_games_and_swaps_are_told_in_80_columns(capsys: pytest.CaptureF
         result = analyse(record, samples=0).result()
         won = run(capsys, "replay", str(tmp_path / f"p{seed}.json"))[1].splitlines()[-1]
         assert won.startswith("Won with the ") and won[len("Won "):] in result, (won, result)
+
+
+def test_replay_json_is_the_json_of_the_library_s_replay(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """`replay --json` writes each frame as it is made: the text is json.dumps of queries.replay's object, for every
+    view and length, and the same when the output is written in small pieces."""
+    from trio_solver.doors import cli, queries
+
+    for name, seat, after in (("full_deal_4p.json", "all", None), ("full_deal_4p.json", "2", "5"),
+                              ("viewer_3p_picante.json", "1", None), ("teams_4p.json", "none", "0"),
+                              ("in_progress_5p.json", "2", None)):
+        path = ROOT / "examples" / name
+        argv = ["replay", str(path), "--json", "--seat", seat] + ([] if after is None else ["--after", after])
+        code, out, err = run(capsys, *argv)
+        choice: Any = seat if seat == "all" else None if seat == "none" else int(seat)
+        want = json.dumps(queries.replay(Record.load(path), choice, None if after is None else int(after)))
+        assert (code, err, out) == (0, "", want + "\n")
+        text = run(capsys, "replay", str(path), "--seat", seat)[1]
+        monkeypatch.setattr(cli, "_PIECE", 7)
+        assert run(capsys, *argv)[1] == out and run(capsys, "replay", str(path), "--seat", seat)[1] == text
+        monkeypatch.undo()

@@ -252,6 +252,10 @@ def _load(path: str) -> Record:
     return load_record(path)
 
 
+#: The characters of a command's output written at a time.
+_PIECE = 1 << 20
+
+
 # -- commands ----------------------------------------------------------------------
 
 
@@ -276,20 +280,31 @@ def cmd_validate(args: argparse.Namespace) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> str:
     record = _load(args.file)
-    data = queries.replay(record, args.seat, args.after)
+    # each frame is written out as it is made, and only its text kept: a long record's frames as
+    # dictionaries would take several times the memory of the output
     if args.json:
-        return json.dumps(data)
-    frames = [(fr["after"], fr["description"], fr) for fr in data["frames"]]
-    out = []
+        parts: list[str] = []
+        chosen = queries.replay_frames(record, lambda fr: parts.append(json.dumps(fr)), args.seat, args.after)
+        # json.dumps of replay(), its head and end put on the first and last frames: one copy of the text
+        parts[0] = f'{{"seat": {json.dumps(chosen)}, "frames": [{parts[0]}'
+        parts[-1] += "]}"
+        return ", ".join(parts)
+    out: list[str] = []
+    last: list[dict[str, Any]] = []
     # events numbered from 1, as the board numbers them, and turns as the analysis counts them
     turns = list(itertools.accumulate(int(isinstance(e, Turn)) for e in record.events))
-    for k, label, fr in frames:
+    viewer = record.seat(args.seat, args.after, every_hand=True)
+
+    def told(fr: dict[str, Any]) -> None:
+        k = fr["after"]
         turn = f", turn {turns[k - 1]}" if k and isinstance(record.events[k - 1], Turn) else ""
-        head = "Start of the game" if k == 0 else f"Event {k} of {len(record.events)}{turn}: {label}"
-        out.append(head)
-        out.append(render_frame(fr, record.names, data["seat"] if isinstance(data["seat"], int) else None))
+        out.append("Start of the game" if k == 0 else f"Event {k} of {len(record.events)}{turn}: {fr['description']}")
+        out.append(render_frame(fr, record.names, viewer if isinstance(viewer, int) else None))
         out.append("")
-    final = frames[-1][2]
+        last[:] = [fr]
+
+    queries.replay_frames(record, told, args.seat, args.after)
+    final = last[0]
     if final["winner"] is not None:
         out.append(winner_text(record.rules, final["winner"], record.names) + _winning_trios(record, final["winner"]))
     else:
@@ -903,7 +918,10 @@ def _main(argv: Sequence[str] | None, interrupts: _Interrupts, started: float | 
             # text from records and file names never reaches the terminal raw (names are checked on
             # reading; paths are not): every control character but the line break is escaped
             output = escape(output, keep="\n")
-            sys.stdout.write(output if output.endswith("\n") else output + "\n")
+            for start in range(0, len(output), _PIECE):  # in pieces: a long output is not copied whole again
+                sys.stdout.write(output[start:start + _PIECE])
+            if not output.endswith("\n"):
+                sys.stdout.write("\n")
         sys.stdout.flush()
     except UsageError as e:
         return _fail(str(e), 2)

@@ -43,7 +43,7 @@ from ..report.analysis import DEFAULT_SAMPLES as DEFAULT_ANALYSE_SAMPLES
 from ..report.analysis import Analysis, analyse
 from ..report.render import describe_event, frame, move_json
 
-__all__ = ["OBJECTIVES", "validate", "replay", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
+__all__ = ["OBJECTIVES", "validate", "replay", "replay_frames", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
            "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
 
@@ -68,15 +68,27 @@ def replay(record: Record, seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
            after: int | None = None) -> dict[str, Any]:
     """The JSON of ``replay --json``: the table after 0, 1, ... ``after`` events from ``seat``'s view
     (``"all"``: every hand, which is the default of a full-deal record without a keeper)."""
+    frames: list[dict[str, Any]] = []
+    chosen = replay_frames(record, frames.append, seat, after)
+    return {"seat": chosen, "frames": frames}
+
+
+def replay_frames(record: Record, visit: Callable[[dict[str, Any]], None],
+                  seat: SeatChoice | Literal["all"] = DEFAULT_SEAT,
+                  after: int | None = None) -> SeatChoice | Literal["all"]:
+    """The frames of :func:`replay`, each handed to ``visit`` as it is made and none kept (a long record's
+    frames need not all be held at once); returns the view shown."""
     chosen, last, shown = _as_seen(record, seat, after)
     reader = PublicReader()
-    frames: list[dict[str, Any]] = []
+    made = 0
 
     def add(position: Game | PlayerView) -> None:
-        frames.append({**_step_of(shown, len(frames), record.names), **frame(position, chosen, reader=reader)})
+        nonlocal made
+        visit({**_step_of(shown, made, record.names), **frame(position, chosen, reader=reader)})
+        made += 1
 
     record.walk(add, last)
-    return {"seat": chosen, "frames": frames}
+    return chosen
 
 
 def _as_seen(record: Record, seat: SeatChoice | Literal["all"],
