@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .game.rules import Mode, Rules
     from .infer.sampling import sample_game
     from .decide.evaluate import GameEvaluation, advise_game, evaluate
-    from .decide.search import Advice, Evaluation, advise
+    from .decide.search import Advice, Evaluation, TurnObjective, advise
     from .infer.validate import Summary, check_record
     from .run.simulate import Tournament, play_game, run_tournament
     from .game.view import PlayerView, replay_view
@@ -78,7 +78,7 @@ _NAMES = {
     ".game.rules": ("Mode", "Rules"),
     ".infer.sampling": ("sample_game",),
     ".decide.evaluate": ("advise_game", "evaluate", "GameEvaluation"),
-    ".decide.search": ("Advice", "advise", "Evaluation"),
+    ".decide.search": ("Advice", "advise", "Evaluation", "TurnObjective"),
     ".infer.validate": ("check_record", "Summary"),
     ".run.simulate": ("play_game", "run_tournament", "Tournament"),
     ".game.view": ("PlayerView", "replay_view"),
@@ -134,6 +134,7 @@ __all__ = [
     "Tournament",
     "TrioError",
     "Turn",
+    "TurnObjective",
     "TurnStatus",
     "ViewError",
     "advise",
