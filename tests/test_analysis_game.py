@@ -198,9 +198,9 @@ def test_a_loss_known_exactly_is_told_without_a_range(short_game: tuple[Record, 
 
 
 def _judged(decision: object, knew: bool, played_se: float, best_se: float) -> object:
-    from trio_solver.report.analysis import _Judged
+    from trio_solver.report.analysis import _Judgement
 
-    return _Judged(decision, knew, played_se, best_se)  # type: ignore[arg-type]
+    return _Judgement(decision, knew, played_se, best_se)  # type: ignore[arg-type]
 
 
 def test_a_known_card_s_reveal_is_worth_the_next_decision_s_best() -> None:

@@ -19,7 +19,9 @@ label's threshold at that confidence; when the cap of ``samples`` deals comes
 first, or more deals would most likely neither raise its label nor make it clear
 (:func:`judge_loss`), the decision says it is not sure (:attr:`Decision.sure`). Labels by game
 loss: inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20
-(:data:`GAME_THRESHOLDS`). The chance that each seat wins the game is also
+(:data:`GAME_THRESHOLDS`). A reveal of a card the mover knew is worth the next decision's best reveal
+when the plan's follow-up was clearly worse (:func:`_with_follow_ups`: one error is not charged to
+two reveals). The chance that each seat wins the game is also
 estimated after every turn (:func:`trio_solver.decide.evaluate.evaluate` from a
 spectator's view in a full-deal record, else the record keeper's): the curve of
 the chart, where luck (a card that happened to be there) shows as a jump that
@@ -570,7 +572,7 @@ def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, f
 
 
 @dataclass(frozen=True)
-class _Judged:
+class _Judgement:
     """A decision, with what :func:`_with_follow_ups` reads: whether the mover knew the card it revealed, and
     the standard errors of its two chances to win the game (``None`` when not judged by the game)."""
 
@@ -582,7 +584,7 @@ class _Judged:
 
 def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, turn: int,
             names: Sequence[str], stopping: Stopping | None = None, seed: int = 0,
-            reader: PublicReader | None = None) -> _Judged:
+            reader: PublicReader | None = None) -> _Judgement:
     """Judge one reveal: by the turn always, by the game when ``stopping`` is given and it is a real choice."""
     beliefs = Beliefs(view)
     adv = advise(view, "trio", beliefs=beliefs)
@@ -606,17 +608,17 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
         knew = view.own_value(played) is not None or public_memory(view).knows(view, played)
         v = _judge_by_game(view, beliefs, adv, played, stopping, seed)
         label = label_for(v.low, GAME_THRESHOLDS)
-        return _Judged(Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
+        return _Judgement(Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
                                 adv.get(v.best).p_trio, adv.get(v.best).p_win, v.loss, label, face,
                                 adv.approximate, turn, scored, distinct, position, loss, top_reveal,
                                 v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high),
                        knew, v.played_stderr, v.best_stderr)
-    return _Judged(Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
+    return _Judgement(Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
                             top_figures.p_trio, top_figures.p_win, loss, label_for(loss) if scored else None,
                             face, adv.approximate, turn, scored, distinct, position, loss, top_reveal), False)
 
 
-def _with_follow_ups(judged: Sequence[_Judged], z: float) -> list[Decision]:
+def _with_follow_ups(judged: Sequence[_Judgement], z: float) -> list[Decision]:
     """The decisions, a reveal of a card the mover knew judged by its best follow-up in the turn.
 
     Each reveal is played out with the advisor's plan for the rest of its turn (the best chance of a trio).
@@ -699,7 +701,7 @@ def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
     total = sum(len(e.reveals) for e in all_events if _is_turn(e) and e.seat in known)
     if samples > 0:
         total += 1 + sum(1 for e in record.events if _is_turn(e))
-    judged: list[_Judged] = []
+    judged: list[_Judgement] = []
     trios: list[tuple[int, int, int, int]] = []
     curve: list[CurvePoint] = []
     done = 0
