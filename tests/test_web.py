@@ -1127,8 +1127,9 @@ def test_a_move_is_played_once_and_only_at_the_live_position(page: Page) -> None
     expect(page.locator("#error")).to_be_hidden()
 
 
-def test_a_team_game_is_analysed_by_the_game(page: Page) -> None:
-    """The whole-game analysis of a team game draws one line per team; a swap keeps the chance before it."""
+def test_a_team_game_is_analysed_by_the_game(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole-game analysis of a team game draws one line per team; a swap keeps the chance before it. A
+    reveal judged by its best follow-up says so where the chart tells it."""
     load_example(page, "teams_4p.json")
     settle(page)
     page.select_option("#analyse-depth", "game")
@@ -1143,6 +1144,26 @@ def test_a_team_game_is_analysed_by_the_game(page: Page) -> None:
         ys = [float(p.split(",")[1]) for p in (line.get_attribute("points") or "").split()]
         assert len(ys) == positions
         assert ys[1] == ys[0] and ys[2] == ys[0]  # the two opening swaps keep the chance before them
+    followed = [d for d in cli_json(capsys, "analyse", "--json", str(ROOT / "examples" / "teams_4p.json"))["decisions"]
+                if d["follow_up"]]
+    assert followed
+    tips = " ".join(page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""
+                    for k in range(page.locator("#chart circle.pt").count()))
+    for d in followed:
+        assert f"with {d['follow_up']} next, the best follow-up" in tips
+    # a loss known exactly (its range one figure) is told without a range, as the analysis's text tells it
+    data = cli_json(capsys, "analyse", "--json", str(ROOT / "examples" / "teams_4p.json"))
+    i = next(k for k, d in enumerate(data["decisions"]) if d["label"])
+    exact = data["decisions"][i]
+    exact.update(loss_low=exact["loss"], loss_high=exact["loss"], loss_stderr=0.0)
+    page.route("**/v1/analyse", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                            body=json.dumps(data)))
+    page.click("#analyse")
+    settle(page)
+    page.unroute("**/v1/analyse")
+    told = page.locator("#decisions li:not(.moment) button").first
+    expect(told).to_contain_text(f"loss {percent(exact['loss'], 1)}")
+    expect(told).not_to_contain_text("likely")
 
 
 def test_a_request_waits_while_the_service_is_starting(page: Page) -> None:
