@@ -17,7 +17,7 @@ from trio_solver._text import name_key
 from trio_solver.report.analysis import analyse, player_names
 from trio_solver.decide.bots import make_bot
 from trio_solver.doors.cli import main
-from trio_solver.run.collection import analyse_files, record_paths, report_stems
+from trio_solver.run.collection import PlayerTotals, analyse_files, record_paths, report_stems
 from trio_solver.game.record import Record
 from trio_solver.game.rules import Rules
 from trio_solver.run.simulate import play_game
@@ -92,6 +92,15 @@ def test_names_that_look_the_same_are_one_player(games: Path, tmp_path: Path) ->
 
 
 
+def _totals_with_ann_spelled(games: Path, tmp_path: Path, spellings: list[str]) -> dict[str, PlayerTotals]:
+    """The collection's totals by name, game ``i`` of ``games`` with its "Ann" written ``spellings[i]``."""
+    for i, name in enumerate(spellings):
+        doc = json.loads((games / f"g{i}.json").read_text())
+        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
+        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
+    return {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+
+
 def test_spaces_and_joiners_that_show_nothing_do_not_make_another_player(games: Path, tmp_path: Path) -> None:
     """"Ann", "Ann " (a space at the end), " Ann" and "Ann" with a zero-width joiner look the same: one player
     in the totals, and two seats of one game so named are told apart by their seats. A no-break space, or two
@@ -99,11 +108,7 @@ def test_spaces_and_joiners_that_show_nothing_do_not_make_another_player(games: 
     assert len({name_key(n) for n in ["Ann Lee", " Ann Lee", "Ann\u00a0Lee", "Ann  Lee ", "Ann Lee\u200d",
                                        "Ann\u200c Lee"]}) == 1
     assert name_key("Ann Lee") != name_key("AnnLee")
-    for i, name in enumerate(["Ann", "Ann ", "Ann\u200d"]):
-        doc = json.loads((games / f"g{i}.json").read_text())
-        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
-        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
-    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    totals = _totals_with_ann_spelled(games, tmp_path, ["Ann", "Ann ", "Ann\u200d"])
     assert set(totals) == {"Ann", "Ben", "Cat"} and totals["Ann"].games == 3
     doc = json.loads((games / "g0.json").read_text())
     doc["names"] = ["Bob", " Bob", "Bob\u200d"]
@@ -244,11 +249,7 @@ def test_names_that_differ_only_in_capitals_are_one_player(games: Path, tmp_path
     the spelling met first; two seats of one game so named are told apart by their seats."""
     assert len({name_key(n) for n in ["Ann", "ann", "ANN ", "aNn"]}) == 1
     assert name_key("Straße") == name_key("STRASSE") and name_key("Ann") != name_key("Anne")
-    for i, name in enumerate(["Ann", "ann", "ANN "]):
-        doc = json.loads((games / f"g{i}.json").read_text())
-        doc["names"] = [name if n == "Ann" else n for n in doc["names"]]
-        (tmp_path / f"g{i}.json").write_text(json.dumps(doc))
-    totals = {t.name: t for t in analyse_files(record_paths([str(tmp_path)]), samples=0).players()}
+    totals = _totals_with_ann_spelled(games, tmp_path, ["Ann", "ann", "ANN "])
     assert set(totals) == {"Ann", "Ben", "Cat"} and totals["Ann"].games == 3
     doc = json.loads((games / "g0.json").read_text())
     doc["names"] = ["Bob", "BOB", "Cat"]
