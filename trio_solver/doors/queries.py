@@ -13,8 +13,7 @@ returns the library's object and/or the JSON that ``--json`` prints and the prot
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -26,7 +25,7 @@ from ..decide.evaluate import evaluate as _evaluate
 from ..decide.evaluate import DEFAULT_SAMPLES as DEFAULT_EVALUATE_SAMPLES
 from ..decide.search import OBJECTIVES, Advice, advise as _advise
 from ..decide.stopping import DEFAULT_CONFIDENCE
-from ..errors import RecordError, ViewError
+from ..errors import RecordError
 from ..game.events import Event, Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.reveal import Reveal, Revealed
@@ -37,7 +36,7 @@ from ..game.view import PlayerView
 from ..infer import csp
 from ..infer.beliefs import Beliefs
 from ..infer.facts import STATE_BUDGET
-from ..infer.validate import Summary, check_record, explain_contradiction
+from ..infer.validate import Summary, check_record, contradiction_named, explain_contradiction
 from ..words import one_of
 from ..report.analysis import DEFAULT_SAMPLES as DEFAULT_ANALYSE_SAMPLES
 from ..report.analysis import Analysis, analyse
@@ -46,17 +45,6 @@ from ..report.render import describe_event, frame, move_json
 __all__ = ["OBJECTIVES", "validate", "replay", "replay_frames", "state", "beliefs", "placements", "advise", "evaluate", "analysis",
            "new_game", "add_reveal", "add_swap", "bot_reveal", "bot_swap", "warm_up", "warm_up_for"]
 
-
-
-@contextmanager
-def _contradiction_named(record: Record) -> Iterator[None]:
-    """A view that no deal fits is refused as ``validate`` refuses the record (the first event no deal fits,
-    the reveal to blame and the facts that clash), not with a bare "no deal fits this view"."""
-    try:
-        yield
-    except ViewError:
-        check_record(record)  # raises the named contradiction when no deal fits the record
-        raise
 
 
 def validate(record: Record) -> Summary:
@@ -175,7 +163,7 @@ def advise(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None = 
         raise RecordError("seat", "advice is for the seat to move, whose hand must be known")
     if not view.over and view.seat != view.to_move:  # named as the argument that chose the view
         raise RecordError("seat", f"advice is for the seat to move (seat {view.to_move}), not seat {view.seat}")
-    with _contradiction_named(record):
+    with contradiction_named(record):
         if objective == "game":
             advice = advise_game(view, samples=samples, seed=seed,
                                  confidence=DEFAULT_CONFIDENCE if confidence is None else confidence)
@@ -192,7 +180,7 @@ def evaluate(record: Record, seat: SeatChoice = DEFAULT_SEAT, after: int | None 
     """The :class:`~trio_solver.decide.evaluate.GameEvaluation` of ``evaluate`` and its JSON (``evaluate --json``):
     at most ``samples`` playouts, fewer once each side's standard error is at most ``precision``."""
     view = record.view(seat, after)
-    with _contradiction_named(record):
+    with contradiction_named(record):
         result = _evaluate(view, samples=DEFAULT_EVALUATE_SAMPLES if samples is None else samples, seed=seed,
                            precision=DEFAULT_PRECISION if precision is None else precision)
     data: dict[str, Any] = result.to_json(len(view.events) if after is None else after)
@@ -267,7 +255,7 @@ def bot_reveal(record: Record, name: str, seed: int = 0, budget: int | None = No
     spectator = _open_spectator(record, "bot")
     view = record.view(spectator.to_move)
     bot = make_bot(name, random.Random(seed), budget=budget)
-    with _contradiction_named(record):
+    with contradiction_named(record):
         return {"reveal": str(bot.choose_reveal(view)), "seat": view.to_move}
 
 
@@ -281,7 +269,7 @@ def bot_swap(record: Record, name: str, seat: int, seed: int = 0, budget: int | 
         raise RecordError("swap_seat", f"seat {seat}'s team has no swap moment now (only at the start of the "
                           "game and after another team's trio, before the next reveal)")
     bot = make_bot(name, random.Random(seed), budget=budget)
-    with _contradiction_named(record):
+    with contradiction_named(record):
         return {"card": bot.choose_swap(view), "seat": seat}
 
 

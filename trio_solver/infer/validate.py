@@ -8,13 +8,15 @@ which no deal fits and a minimal set of facts that clash.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from .. import limits
 from .beliefs import Beliefs
 from ..limits import Deadline, time_limit
-from ..errors import ContradictionError, RecordError
+from ..errors import ContradictionError, RecordError, ViewError
 from .facts import HandFact, SlotFact, TrioChange
 from ..game.events import where
 from .._json import strict_loads
@@ -24,7 +26,7 @@ from ..game.events import Swap, Turn
 from ..game.view import PlayerView
 from ..words import plural
 
-__all__ = ["Summary", "check_record", "explain_contradiction", "read_record", "load_record"]
+__all__ = ["Summary", "check_record", "contradiction_named", "explain_contradiction", "read_record", "load_record"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,18 @@ class Summary:
 
 def _view_for_check(record: Record, after: int | None) -> PlayerView:
     return record.view(record.viewer.seat if record.viewer is not None else None, after)
+
+
+@contextmanager
+def contradiction_named(record: Record) -> Iterator[None]:
+    """Inside the block, a view of ``record`` that no deal fits is refused as :func:`check_record` refuses the
+    record (the first event no deal fits, the reveal to blame and the facts that clash), not with a bare "no
+    deal fits this view"; any other :class:`~trio_solver.errors.ViewError` goes on as it was."""
+    try:
+        yield
+    except ViewError:
+        check_record(record)  # raises the named contradiction when no deal fits the record
+        raise
 
 
 def check_record(record: Record, *, deadline: Deadline | float | None = None) -> Summary:

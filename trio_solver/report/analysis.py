@@ -67,11 +67,10 @@ from typing import Any
 from .._text import blank, name_key, pad, width
 from .. import _args, limits
 from ..infer.beliefs import Beliefs
-from ..infer.validate import check_record
+from ..infer.validate import contradiction_named
 from ..game.state import Game
 from ..errors import RecordError, ViewError
 from ..decide.evaluate import MAX_SAMPLES, Posterior, Race, distinct_moves, evaluate
-from ..decide.memory import public_memory
 from ..game.record import Record
 from ..game.reveal import Reveal
 from ..game.rules import Rules
@@ -499,6 +498,8 @@ class _GameVerdict:
     high: float
     played_stderr: float
     best_stderr: float
+    knew: bool
+    """Whether the mover knew the card it revealed (its own, or one every player knew)."""
 
 
 def _band(loss: float) -> int:
@@ -518,8 +519,9 @@ def _judge_by_game(view: PlayerView, beliefs: Beliefs, adv: Advice, played: Reve
     best, lead, lead_se, low, high = judge_loss(race, mine, stopping)
     p_played, played_se = race.estimate(mine)
     p_best, best_se = race.estimate(best)
+    knew = view.own_value(played) is not None or post.memory.knows(view, played)
     return _GameVerdict(p_played, p_best, played if best == mine else firsts[best].reveal,
-                        lead, lead_se, low, high, played_se, best_se)
+                        lead, lead_se, low, high, played_se, best_se, knew)
 
 
 def judge_loss(race: Race, mine: int, stopping: Stopping) -> tuple[int, float, float, float, float]:
@@ -605,14 +607,13 @@ def _decide(view: PlayerView, played: Reveal, shown: int, event: int, j: int, tu
     position = seen_frame(view, names, reader=reader)
     face = tuple(str(x) for x in view.turn)
     if stopping is not None and scored:
-        knew = view.own_value(played) is not None or public_memory(view).knows(view, played)
         v = _judge_by_game(view, beliefs, adv, played, stopping, seed)
         label = label_for(v.low, GAME_THRESHOLDS)
         return _Judgement(Decision(event, j, view.to_move, played, shown, v.best, mine.p_trio, mine.p_win,
                                 adv.get(v.best).p_trio, adv.get(v.best).p_win, v.loss, label, face,
                                 adv.approximate, turn, scored, distinct, position, loss, top_reveal,
                                 v.p_played, v.p_best, v.stderr, _band(v.low) == _band(v.high), v.low, v.high),
-                       knew, v.played_stderr, v.best_stderr)
+                           v.knew, v.played_stderr, v.best_stderr)
     return _Judgement(Decision(event, j, view.to_move, played, shown, top_reveal, mine.p_trio, mine.p_win,
                             top_figures.p_trio, top_figures.p_win, loss, label_for(loss) if scored else None,
                             face, adv.approximate, turn, scored, distinct, position, loss, top_reveal), False)
@@ -673,11 +674,8 @@ def analyse(record: Record, progress: Callable[[int, int], None] | None = None, 
     A record that knows no seat's hand (a spectator's) raises :class:`~trio_solver.errors.RecordError`.
     """
     with limits.named("analyse"):
-        try:
+        with contradiction_named(record):
             return _analyse(record, progress, samples=samples, seed=seed, confidence=confidence)
-        except ViewError:
-            check_record(record)  # when no deal fits, the error validate gives: the first such event named
-            raise
 
 
 def _analyse(record: Record, progress: Callable[[int, int], None] | None, *,
