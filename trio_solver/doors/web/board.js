@@ -709,9 +709,8 @@ document.addEventListener("keydown", (ev) => {
 
 // "loss 12.0% (likely 3.0% to 21.0%)": the loss of a decision with the interval its label goes by when it was
 // judged by the game, one range as the analysis's text gives it ("loss 12.0% ± 5.0%", the playouts' standard
-// error, where there is no interval; none when judged by the turn, which is exact)
-// the loss in the analysis's words: its likely range (none for a loss known exactly), and the follow-up it is
-// measured with when the advisor's plan after a known card was clearly worse
+// error, where there is no interval; none when judged by the turn, which is exact, nor for a loss known exactly);
+// then the follow-up it is measured with, when the advisor's plan after a known card was clearly worse
 function lossText(d) {
   const follow = d.follow_up ? `, with ${d.follow_up} next, the best follow-up` : "";
   if (d.loss_low === null || d.loss_low === undefined) return `loss ${pm(d.loss, d.loss_stderr)}${follow}`;
