@@ -188,10 +188,11 @@ def test_the_report_never_replaces_the_record_analysed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("where", ["read-only", "directory", "missing"])
 def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
-    record = EX / "in_progress_5p.json"
+    """A report path that cannot be written is refused before the analysis, which here would take hours."""
+    record = TEAMS6
     target = {"read-only": _unwritable(tmp_path) / "r.html", "directory": tmp_path,
               "missing": tmp_path / "nope" / "r.html"}[where]
-    r = _run(["analyse", str(record), "--html", str(target)])
+    r = _run(["analyse", record, "--samples", "200000", "--confidence", "1", "--html", str(target)], timeout=60)
     assert r.returncode == 1
     _one_line_error(r.stderr)
     assert r.stderr.startswith(f"trio-solver: {target}") and str(record) not in r.stderr  # the output is at fault
@@ -329,8 +330,10 @@ def test_a_ctrl_c_lost_in_a_callback_while_the_command_loads_still_ends_it(how: 
     """A Ctrl-C that Python can only report as ignored (it landed in a callback while the library loaded), or that
     it turned into another error, ends the command all the same, with its one line and status 130, instead of
     hours of analysis or a traceback."""
+    # SIG_DFL: the Ctrl-C works even when the tests run in the background, where the shell starts them with
+    # SIGINT ignored (and children inherit that)
     proc = subprocess.run([sys.executable, "-c", how + _COMMAND, TEAMS6], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+                          cwd=ROOT, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "trio-solver: interrupted\n")
 
 

@@ -19,7 +19,7 @@ from ._args import show
 from ._text import describe
 from .errors import RecordError, TrioError
 
-__all__ = ["output_target", "output_folder", "same_file", "write_text", "new_file_mode"]
+__all__ = ["output_target", "writable_target", "output_folder", "same_file", "write_text", "new_file_mode"]
 
 
 def new_file_mode() -> int:
@@ -63,6 +63,22 @@ def output_target(path: Any, *, name: str = "path",
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise error(text, f"no such folder: {parent}")
+    return target
+
+
+def writable_target(path: Any, *, name: str = "path",
+                    error: Callable[[str, str], TrioError] = RecordError) -> Path:
+    """:func:`output_target`, and a check that its folder takes a new file (a scratch file made there and
+    removed at once): what :func:`write_text` needs, checked before a long job whose text it will write, so
+    that a read-only folder is told at once, not once the job is done. Raises as :func:`output_target`
+    does, or ``error(path, "cannot write: ...")``; the folder is left as it was."""
+    target = output_target(path, name=name, error=error)
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise error(os.fspath(path), f"cannot write: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(scratch)
     return target
 
 

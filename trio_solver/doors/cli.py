@@ -30,7 +30,7 @@ from .._interrupts import after_interrupt
 from .._text import escape, pad, width as columns
 from ..decide.evaluate import explain
 from ..errors import RecordError, RulesError, RunError, TrioError
-from ..files import output_folder, output_target, same_file, write_text
+from ..files import output_folder, same_file, writable_target, write_text
 from ..game.events import Turn
 from ..game.record import DEFAULT_SEAT, Record, SeatChoice
 from ..game.rules import Rules
@@ -436,6 +436,11 @@ def cmd_analyse(args: argparse.Namespace) -> str:
         raise UsageError("--reports writes one report per game of a collection: give a directory or several files")
     if args.html and paths[0] != "-" and same_file(args.html, paths[0]):
         raise _OutputError(f"{args.html}: is the record analysed; the report would replace it (give another file)")
+    if args.html:  # a path the report would be refused at is refused now, not once the game is analysed
+        try:
+            writable_target(args.html)
+        except RecordError as e:
+            raise _OutputError(str(e)) from None
     record = _load(paths[0])
     show = sys.stderr.isatty() and not args.json
 
@@ -674,7 +679,7 @@ def cmd_play(args: argparse.Namespace) -> str:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     delay = args.delay if args.delay is not None else (0.8 if sys.stdout.isatty() else 0.0)
     if args.save:
-        output_target(args.save)  # a path the save would refuse is refused now, not once the game is played
+        writable_target(args.save)  # a path the save would refuse is refused now, not once the game is played
     play_terminal(rules, args.seat, bots, seed, stdin=sys.stdin, stdout=sys.stdout, save=args.save, delay=delay,
                   time_limit=args.time_limit)
     return ""
