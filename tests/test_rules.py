@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trio_solver.game.state import Deal, Game
 from trio_solver.errors import IllegalMoveError, NotationError, RecordError, RulesError
@@ -429,6 +431,24 @@ def test_picante_default_links() -> None:
     # three unlinked trios do not win in Picante
     assert not rules.is_win([1, 2, 3])
     assert rules.winning_values([2]) == {5, 9, 7}
+
+
+@settings(max_examples=200)
+@given(links=st.sets(st.tuples(st.sampled_from(VALUES), st.sampled_from(VALUES)).filter(lambda ab: ab[0] != ab[1]),
+                     max_size=20),
+       held=st.lists(st.sampled_from(VALUES), max_size=6))
+def test_picante_goal_is_the_link_graph_s(links: set[tuple[int, int]], held: list[int]) -> None:
+    """The goal's checks on the hot path of play agree with their definition on the links as a graph: a side
+    wins with a 7 or two linked trios; one more trio wins when it is a 7 or linked to one held."""
+    rules = Rules(3, Mode.PICANTE, links=sorted(links))
+    graph = rules.link_graph
+    wins = SEVEN in held or graph.subgraph(set(held)).number_of_edges() > 0
+    assert rules.is_win(held) is wins
+    assert rules.winning_values(held) == (
+        {SEVEN} | {b for a in held for b in graph.neighbors(a)}) - set(held)
+    assert rules.goal_distance(held) == (0 if wins else 1 if any(graph.degree(a) for a in held) else 2)
+    for a, b in itertools.combinations(VALUES, 2):
+        assert rules.linked(a, b) is graph.has_edge(a, b) is rules.linked(b, a)
 
 
 def test_picante_win_in_the_engine() -> None:

@@ -198,10 +198,17 @@ class Rules:
         g.add_edges_from(self.links)
         return nx.freeze(g)  # the Rules are immutable, so is their graph
 
+    @cached_property
+    def _linked_to(self) -> tuple[frozenset[int], ...]:
+        """The values linked to each value (indexed by value; index 0 unused): the graph's neighbours, read
+        without the graph on the hot paths of play (a check of the goal after every trio)."""
+        graph = self.link_graph
+        return (frozenset(),) + tuple(frozenset(graph.neighbors(v)) for v in VALUES)
+
     def linked(self, a: int, b: int) -> bool:
         """Whether trios of ``a`` and ``b`` are linked (:class:`RulesError` unless both are values 1 to 12)."""
         _held((a, b))
-        return bool(self.link_graph.has_edge(a, b))
+        return b in self._linked_to[a]
 
     def is_win(self, trios: Iterable[int]) -> bool:
         """Whether a side holding trios of these values has met the goal."""
@@ -210,7 +217,8 @@ class Rules:
             return True
         if self.mode is Mode.SIMPLE:
             return len(held) >= 3
-        return bool(self.link_graph.subgraph(held).number_of_edges() > 0)
+        linked_to = self._linked_to
+        return any(not linked_to[v].isdisjoint(held) for v in held)
 
     def winning_values(self, trios: Iterable[int]) -> frozenset[int]:
         """The values whose trio would make a side holding ``trios`` win at once."""
@@ -221,7 +229,7 @@ class Rules:
                 out.update(VALUES)
         else:
             for v in held:
-                out.update(self.link_graph.neighbors(v))
+                out.update(self._linked_to[v])
         return frozenset(out - held)
 
     def goal_distance(self, trios: Iterable[int]) -> int:
@@ -231,7 +239,7 @@ class Rules:
             return 0
         if self.mode is Mode.SIMPLE:
             return 3 - len(held)
-        return 1 if any(True for v in held for _ in self.link_graph.neighbors(v)) else 2
+        return 1 if any(self._linked_to[v] for v in held) else 2
 
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
