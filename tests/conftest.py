@@ -17,10 +17,16 @@ Under pytest-xdist (``-n 3``, set in pyproject.toml) the modules of :data:`ONE_W
 worker each: their module-wide fixtures (brute-force positions, a browser, a server, a Ray instance)
 are then built once, not once per worker. They come next, longest first; every other test goes to
 whichever worker is free.
+
+The suite writes Python's bytecode caches (``__pycache__``) even where ``PYTHONDONTWRITEBYTECODE`` is set, as
+it is on the CI machine, and the session compiles the package before its processes start: else every test
+process and every command a test starts compiles the package's source again, and each worker rewrites
+and compiles every test module (collecting the tests takes 7.7 s of CPU instead of 3.2 s per process).
 """
 
 from __future__ import annotations
 
+import compileall
 import functools
 import os
 import subprocess
@@ -37,6 +43,10 @@ from hypothesis import settings
 
 from trio_solver import kernel
 
+# bytecode caches are written by this process and by those the tests start (the module docstring says why)
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 #: Property tests that do not set their own number of examples run 25 each (hypothesis's default is
 #: 100), so that the whole suite stays within its time on a 2-core machine; a test that needs more sets
 #: ``max_examples`` itself. The examples are the same on every run and machine (``derandomize``), so
@@ -47,9 +57,9 @@ settings.register_profile("explore", max_examples=25)
 
 #: Test modules whose tests share a costly module-wide fixture or ``lru_cache``, longest first.
 ONE_WORKER = (
-    "test_web.py", "test_beliefs_reference.py", "test_contradictions.py", "test_collection.py",
-    "test_read_choices.py", "test_ray.py", "test_report_browser.py", "test_analysis_report.py",
-    "test_analysis_game.py",
+    "test_web.py", "test_service.py", "test_beliefs_reference.py", "test_service_hostile.py",
+    "test_contradictions.py", "test_collection.py", "test_read_choices.py", "test_ray.py",
+    "test_report_browser.py", "test_analysis_report.py", "test_analysis_game.py",
 )
 
 #: Tests (by the start of their node ids) that never call the compiled kernel, in this process or in a
@@ -105,6 +115,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     inherit where the jobs write). A session inside another one's run waits for that run's jobs."""
     if hasattr(session.config, "workerinput") or session.config.option.collectonly:
         return
+    compileall.compile_dir(ROOT / "trio_solver", quiet=1)
     jobs = session.config.stash.setdefault(_JOBS, [])
     for env, command in JOBS.items():
         if env not in os.environ and (env != MYPY_RESULT or _selects_the_type_test(session.config)):

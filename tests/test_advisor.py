@@ -429,8 +429,8 @@ def test_plan_frequency_matches_p_trio() -> None:
         p = adv.best.p_trio
         beliefs = Beliefs(view)
         rng = random.Random(7000 + k)
-        # N such that an error of 0.02 gives |z| ~ 4.5 (detected at the |z| < 4 threshold)
-        n = math.ceil(p * (1 - p) * (4.5 / 0.02) ** 2)
+        # N such that an error of 0.03 gives |z| ~ 4.5 (detected at the |z| < 4 threshold)
+        n = math.ceil(p * (1 - p) * (4.5 / 0.03) ** 2)
         hits = 0
         for _ in range(n):
             sample = sample_game(beliefs, rng)

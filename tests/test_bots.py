@@ -102,7 +102,7 @@ def test_make_bot_names() -> None:
 
 def _bot(name: str, rng: random.Random) -> Bot:
     """A bot by name; the expert with a small budget (what is checked here holds at any budget)."""
-    return make_bot(name, rng, budget=40)
+    return make_bot(name, rng, budget=16)
 
 
 # ---------------------------------------------------------------------------
