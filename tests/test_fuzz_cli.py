@@ -200,6 +200,24 @@ def test_analyse_html_at_hostile_paths(tmp_path: Path, where: str) -> None:
     _no_temp_files(tmp_path)
 
 
+@pytest.mark.parametrize("where", ["read-only", "in a read-only folder", "missing"])
+def test_analyse_reports_at_hostile_paths(tmp_path: Path, where: str) -> None:
+    """A ``--reports`` folder that cannot be written is refused before the collection's analysis, which here
+    would take hours."""
+    games = tmp_path / "games"
+    games.mkdir()
+    for k in range(2):
+        (games / f"g{k}.json").write_text(Path(TEAMS6).read_text())
+    target = {"read-only": _unwritable(tmp_path), "in a read-only folder": _unwritable(tmp_path) / "reports",
+              "missing": tmp_path / "nope" / "reports"}[where]
+    r = _run(["analyse", str(games), "--samples", "200000", "--confidence", "1", "--reports", str(target)],
+             timeout=60)
+    assert r.returncode == 1
+    assert _one_line_error(r.stderr).startswith(f"trio-solver: --reports {target}")
+    assert r.stdout == ""
+    _no_temp_files(tmp_path)
+
+
 @pytest.mark.parametrize("where", ["read-only", "directory", "missing", "existing file"])
 @pytest.mark.parametrize("command", ["simulate", "play"])
 def test_save_options_at_hostile_paths(tmp_path: Path, where: str, command: str) -> None:

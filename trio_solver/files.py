@@ -73,19 +73,26 @@ def writable_target(path: Any, *, name: str = "path",
     that a read-only folder is told at once, not once the job is done. Raises as :func:`output_target`
     does, or ``error(path, "cannot write: ...")``; the folder is left as it was."""
     target = output_target(path, name=name, error=error)
+    _probe(target.parent, os.fspath(path), error)
+    return target
+
+
+def _probe(folder: Path, path: str, error: Callable[[str, str], TrioError]) -> None:
+    """Raise ``error(path, "cannot write: ...")`` unless a new file can be made in ``folder`` (one is made
+    and removed at once)."""
     try:
-        fd, scratch = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=target.parent)
+        fd, scratch = tempfile.mkstemp(prefix=".trio-", suffix=".tmp", dir=folder)
     except OSError as e:
-        raise error(os.fspath(path), f"cannot write: {e.strerror or e}") from None
+        raise error(path, f"cannot write: {e.strerror or e}") from None
     os.close(fd)
     os.unlink(scratch)
-    return target
 
 
 def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordError, *, make: bool = True) -> Path:
     """The folder ``path``, made if it is missing (its own folder must exist: a mistyped path is not made
     level after level). Raises ``error(path, reason)`` for a path that is a file, whose folder is missing,
-    or that cannot be made. ``make=False`` only checks, before a long computation whose results go there."""
+    or that cannot be made. ``make=False`` only checks, before a long computation whose results go there,
+    that the folder (or its folder, where it is still to be made) takes a new file."""
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise error(path, "exists and is not a directory")
@@ -94,11 +101,14 @@ def output_folder(path: str, error: Callable[[str, str], TrioError] = RecordErro
         if not parent.is_dir():
             raise error(path, f"no such folder: {parent}")
         if not make:
+            _probe(parent, path, error)
             return target
         try:
             target.mkdir()
         except OSError as e:
             raise error(path, f"cannot make the directory: {e.strerror or e}") from None
+    elif not make:
+        _probe(target, path, error)
     return target
 
 

@@ -489,7 +489,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     if not files:
         raise UsageError(f"{', '.join(paths)}: no .json record files")
     if args.reports:  # checked now, made when the reports are written (as simulate --save makes its folder)
-        output_folder(args.reports, _folder_error("--reports"), make=False)
+        _reports_folder(args.reports, make=False)
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -509,7 +509,7 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     written: list[str] = []
     renamed: list[str] = []  # reports named apart from their file, whose name another game took first
     if args.reports:
-        output_folder(args.reports, _folder_error("--reports"))
+        _reports_folder(args.reports, make=True)
         for o, stem in zip(result.analysed, report_stems([o.path for o in result.analysed])):
             assert o.analysis is not None
             base = os.path.join(args.reports, stem)
@@ -530,6 +530,15 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
         if renamed:
             text += " (" + "; ".join(renamed) + ")"
     return text
+
+
+def _reports_folder(path: str, *, make: bool) -> None:
+    """``--reports``'s folder checked (``make=False``) or made: a refusal names the option and the folder
+    alone, as the output is at fault, not the records (exit status 1)."""
+    try:
+        output_folder(path, _folder_error("--reports"), make=make)
+    except RunError as e:
+        raise _OutputError(str(e)) from None
 
 
 def _write_atomic(path: str, text: str) -> None:
