@@ -298,7 +298,7 @@ def warm_up() -> None:
     small budgets, at a 3-player table and a 4-player team table (the analysis plays the same functions)."""
     for rules, names in _WARM_GAMES:
         game = Game.deal(rules, seed=0)
-        bots = [make_bot(name, random.Random(seat), budget=32) for seat, name in enumerate(names)]
+        bots = [make_bot(name, random.Random(seat), budget=8) for seat, name in enumerate(names)]
         for _ in range(_WARM_REVEALS):
             if game.over:
                 break
@@ -309,5 +309,5 @@ def warm_up() -> None:
             game.reveal(bots[game.to_move].choose_reveal(game.view(game.to_move)))
         if not game.over:
             view = game.view(game.to_move)
-            _evaluate(view, samples=64)
-            advise_game(view, samples=64)
+            _evaluate(view, samples=16)
+            advise_game(view, samples=16)
