@@ -122,19 +122,24 @@ class _Overtime(BaseException):
 
 #: Whether the request under way in this worker is over its time limit.
 _over = [False]
+#: Whether a request is under way in this worker: the alarm stops only a request.
+_armed = [False]
 
 
 def _alarm(signum: int, frame: FrameType | None) -> None:
+    if not _armed[0] or (frame is not None and frame.f_code is _overtime_again.__code__):
+        return  # no request under way, or inside the hook that set the alarm ringing again: the next ring
     _over[0] = True
     raise _Overtime()
 
 
 def _overtime_again(unraisable: Any) -> None:
     """``sys.unraisablehook`` of a worker. :class:`_Overtime` raised inside a callback from native code
-    (numba's compiler calls back into Python) cannot unwind past it: the alarm is set again to ring a
-    moment later, outside the callback, instead of a traceback in the server's log."""
+    (numba's compiler calls back into Python) cannot unwind past it: the alarm is set to ring again every
+    10 ms until the request ends, outside the callback, instead of a traceback in the server's log. (A
+    single ring could fall inside this hook on a busy machine, where it is lost.)"""
     if isinstance(unraisable.exc_value, _Overtime):
-        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)
         return
     sys.__unraisablehook__(unraisable)
 
@@ -155,12 +160,16 @@ def _work(op: str, body: bytes, seconds: float, limit: float) -> tuple[str, Any]
     over = f"{op}: over the time limit of {limit:g} s"
     _over[0] = False
     try:
+        _armed[0] = True
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             return "ok", handle(op, _arguments(body))
-        finally:  # before any answer is made: no alarm rings in the handlers below
+        finally:  # before any answer is made: no alarm rings in the handlers below (the first statement of
+            _armed[0] = False  # a block, where no signal handler runs before it, disarms the handler)
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Overtime:
+        _armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
         return "timeout", over
     except UnknownOp as e:
         return "unknown", error_text(e)
