@@ -164,8 +164,10 @@ def _work(op: str, body: bytes, seconds: float, limit: float) -> tuple[str, Any]
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             return "ok", handle(op, _arguments(body))
-        finally:  # before any answer is made: no alarm rings in the handlers below (the first statement of
-            _armed[0] = False  # a block, where no signal handler runs before it, disarms the handler)
+        finally:
+            # before any answer is made, no alarm rings in the handlers below: clearing the flag is the
+            # block's first statement, before which no signal handler runs, and a ring after it is ignored
+            _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Overtime:
         _armed[0] = False
