@@ -437,10 +437,8 @@ def cmd_analyse(args: argparse.Namespace) -> str:
     if args.html and paths[0] != "-" and same_file(args.html, paths[0]):
         raise _OutputError(f"{args.html}: is the record analysed; the report would replace it (give another file)")
     if args.html:  # a path the report would be refused at is refused now, not once the game is analysed
-        try:
+        with _output_at_fault():
             writable_target(args.html)
-        except RecordError as e:
-            raise _OutputError(str(e)) from None
     record = _load(paths[0])
     show = sys.stderr.isatty() and not args.json
 
@@ -532,22 +530,29 @@ def _analyse_many(args: argparse.Namespace, paths: list[str]) -> str:
     return text
 
 
-def _reports_folder(path: str, *, make: bool) -> None:
-    """``--reports``'s folder checked (``make=False``) or made: a refusal names the option and the folder
-    alone, as the output is at fault, not the records (exit status 1)."""
+@contextlib.contextmanager
+def _output_at_fault() -> Iterator[None]:
+    """An output path refused inside the block (:class:`RecordError` from :mod:`trio_solver.files`, or the
+    :class:`RunError` of :func:`_folder_error`) is one line (exit 1) that names the output only, not the
+    record or records the command read."""
     try:
-        output_folder(path, _folder_error("--reports"), make=make)
-    except RunError as e:
+        yield
+    except (RecordError, RunError) as e:
         raise _OutputError(str(e)) from None
+
+
+def _reports_folder(path: str, *, make: bool) -> None:
+    """``--reports``'s folder checked (``make=False``) or made, a refusal told as :func:`_output_at_fault`
+    tells it."""
+    with _output_at_fault():
+        output_folder(path, _folder_error("--reports"), make=make)
 
 
 def _write_atomic(path: str, text: str) -> None:
     """Write an output file atomically (see :func:`trio_solver.files.write_text`): complete or
     untouched, no temporary file left; a bad path is one line (exit 1) that names the output file only."""
-    try:
+    with _output_at_fault():
         write_text(path, text)
-    except RecordError as e:
-        raise _OutputError(str(e)) from None
 
 
 def _progress_of(args: argparse.Namespace) -> bool | Any:
