@@ -126,7 +126,7 @@ def observe(
 
 
 def tally_of(queries: dict[str, tuple[dict[object, float], Callable[[Game], object]]],
-          observed: list[dict[str, object]]) -> Tally:
+             observed: list[dict[str, object]]) -> Tally:
     """The ``queries``' predicted distributions (name -> (distribution, what the true game shows)) against
     the ``observed`` games."""
     out = Tally({name: pred for name, (pred, _) in queries.items()})

@@ -1144,15 +1144,14 @@ def test_a_team_game_is_analysed_by_the_game(page: Page, capsys: pytest.CaptureF
         ys = [float(p.split(",")[1]) for p in (line.get_attribute("points") or "").split()]
         assert len(ys) == positions
         assert ys[1] == ys[0] and ys[2] == ys[0]  # the two opening swaps keep the chance before them
-    followed = [d for d in cli_json(capsys, "analyse", "--json", str(ROOT / "examples" / "teams_4p.json"))["decisions"]
-                if d["follow_up"]]
+    data = cli_json(capsys, "analyse", "--json", str(ROOT / "examples" / "teams_4p.json"))
+    followed = [d["follow_up"] for d in data["decisions"] if d["follow_up"]]
     assert followed
     tips = " ".join(page.locator("#chart circle.pt").nth(k).get_attribute("aria-label") or ""
                     for k in range(page.locator("#chart circle.pt").count()))
-    for d in followed:
-        assert f"with {d['follow_up']} next, the best follow-up" in tips
+    for follow_up in followed:
+        assert f"with {follow_up} next, the best follow-up" in tips
     # a loss known exactly (its range one figure) is told without a range, as the analysis's text tells it
-    data = cli_json(capsys, "analyse", "--json", str(ROOT / "examples" / "teams_4p.json"))
     i = next(k for k, d in enumerate(data["decisions"]) if d["label"])
     exact = data["decisions"][i]
     exact.update(loss_low=exact["loss"], loss_high=exact["loss"], loss_stderr=0.0)
