@@ -455,10 +455,17 @@ def test_the_bytes_of_bodies_held_at_once_are_bounded(monkeypatch: pytest.Monkey
         other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=60)
         with other:
             declared = other.post(f"{url}/v1/validate", content=body, headers=JSON)
-            chunked = other.post(f"{url}/v1/validate", content=iter([body[:10_000], body[10_000:]]), headers=JSON)
-            for resp in (declared, chunked):
-                assert error_of(resp, 503) == ("busy: the request bodies in progress hold 29.3 kB (at most 48.0 kB at "
-                                               "once); try again shortly")
+
+            def in_two() -> Iterator[bytes]:
+                """The body in two chunks, the second once the service holds the first."""
+                yield body[:10_000]
+                _wait_for(lambda: admissions[0].bytes == 40_000)
+                yield body[10_000:]
+
+            chunked = other.post(f"{url}/v1/validate", content=in_two(), headers=JSON)
+            for resp in (declared, chunked):  # the refusal names the other requests' bodies, not its own
+                assert error_of(resp, 503) == ("busy: other requests' bodies in progress hold 29.3 kB (at most 48.0 kB "
+                                               "at once); try again shortly")
                 assert resp.headers["retry-after"] == "1" and resp.headers["connection"] == "close"
             assert admissions[0].bytes == 30_000
             held.close()

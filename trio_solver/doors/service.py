@@ -328,16 +328,18 @@ class _Admission:
         self.by_client[client] = mine + 1
         return _Place(client)
 
-    def room(self, size: int) -> str | None:
-        """Whether ``size`` more bytes of bodies fit now: the one-line reason when they do not."""
+    def room(self, size: int, own: int = 0) -> str | None:
+        """Whether ``size`` more bytes of a body that holds ``own`` bytes already fit now: the one-line
+        reason when they do not, which names what the other requests' bodies hold (the same figure
+        however the refused body's bytes happened to arrive)."""
         if self.bytes + size > self.held:
-            return (f"busy: the request bodies in progress hold {_amount(self.bytes)} (at most "
+            return (f"busy: other requests' bodies in progress hold {_amount(self.bytes - own)} (at most "
                     f"{_amount(self.held)} at once); try again shortly")
         return None
 
     def hold(self, place: _Place, size: int) -> str | None:
         """``place`` holds ``size`` more bytes of its body, when they fit (else the reason, see :meth:`room`)."""
-        refused = self.room(size)
+        refused = self.room(size, place.held)
         if refused is None:
             self.bytes += size
             place.held += size
