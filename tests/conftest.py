@@ -37,15 +37,16 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
-import numba
-import pytest
-from hypothesis import settings
-
-from trio_solver import kernel
-
-# bytecode caches are written by this process and by those the tests start (the module docstring says why)
+# bytecode caches are written by this process and by those the tests start (the module docstring says
+# why), numba's and numpy's below included: the test processes then find them written
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+import numba  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from trio_solver import kernel  # noqa: E402
 
 #: Property tests that do not set their own number of examples run 25 each (hypothesis's default is
 #: 100), so that the whole suite stays within its time on a 2-core machine; a test that needs more sets

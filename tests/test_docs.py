@@ -385,3 +385,13 @@ def test_the_engine_session_of_interface_md_is_real() -> None:
         assert _abridged(shown, real), (request[:80], real)
         record = (real.get("result") or {}).get("record", record)
     assert len(requests) == 4 and record is not None
+
+
+def test_the_readme_s_test_command_is_what_ci_runs() -> None:
+    """The README's second set-up command (under ``# 2.``) is the last line of ``.ci/run``: what a reader
+    runs to test is what CI runs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
+    second = block[block.index(next(line for line in block if line.startswith("# 2."))) + 1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()
+    assert second.startswith("python3 -m venv .venv && ") and ci[-1] == second
