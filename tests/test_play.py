@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from trio_solver.decide.bots import BOT_NAMES
 from trio_solver.game.state import Game
 from trio_solver.doors.play import HELP, MAX_LINE, SWAP_HELP, end_line, play_terminal
 from trio_solver.game.record import Record
@@ -381,6 +382,15 @@ def test_a_bots_list_of_the_wrong_length_is_counted_in_words() -> None:
         (2, "", "trio-solver: --bots: 1 bot name for the 2 other seats\n")
     assert run_main(["play", "--players", "4", "--bots", "memory,memory"])[2] == \
         "trio-solver: --bots: 2 bot names for the 3 other seats\n"
+
+
+@pytest.mark.parametrize("command", [["play", "--players", "3"], ["simulate", "--players", "3", "--games", "1"]])
+def test_an_unknown_bot_name_is_a_usage_error(command: list[str]) -> None:
+    """A name that is not a bot is a usage error (status 2) naming the option, shown escaped, before any game."""
+    bots = "memory,x\x1b[31m" if command[0] == "play" else "memory,memory,x\x1b[31m"
+    status, out, err = run_main([*command, "--bots", bots])
+    known = ", ".join(BOT_NAMES)
+    assert (status, out, err) == (2, "", f'trio-solver: --bots: unknown bot "x\\u001b[31m" (known: {known})\n')
 
 
 def test_a_hint_where_no_reveal_can_go_on_says_so() -> None:

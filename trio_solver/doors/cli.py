@@ -573,9 +573,21 @@ def _table_of(args: argparse.Namespace) -> Rules:
                          .replace("rules.mode:", "--mode:", 1)) from None
 
 
+def _bot_names(given: str | None, default: list[str]) -> list[str]:
+    """The bot names of a comma-separated ``--bots`` list (``default`` when it is not given); a name
+    that is not one of :data:`BOT_NAMES` is a usage error."""
+    if not given:
+        return default
+    names = [b.strip() for b in given.split(",")]
+    for name in names:
+        if name not in BOT_NAMES:
+            raise UsageError(f"--bots: unknown bot {_show(name)} (known: {', '.join(BOT_NAMES)})")
+    return names
+
+
 def cmd_simulate(args: argparse.Namespace) -> str:
     rules = _table_of(args)
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["solver"] + ["memory"] * (args.players - 1)
+    bots = _bot_names(args.bots, ["solver"] + ["memory"] * (args.players - 1))
     if len(bots) != rules.players:
         raise UsageError(f"--bots: {plural(len(bots), 'bot name')} for {rules.players} players (one per seat)")
     _check_backend_args(args)
@@ -687,7 +699,7 @@ def cmd_play(args: argparse.Namespace) -> str:
     rules = _table_of(args)
     if not 0 <= args.seat < rules.players:
         raise UsageError(f"--seat: expected a seat 0 to {rules.players - 1}, got {args.seat}")
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["memory"] * (rules.players - 1)
+    bots = _bot_names(args.bots, ["memory"] * (rules.players - 1))
     if len(bots) != rules.players - 1:
         raise UsageError(f"--bots: {plural(len(bots), 'bot name')} for the {plural(rules.players - 1, 'other seat')}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
