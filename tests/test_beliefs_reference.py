@@ -148,7 +148,7 @@ def test_exact_weights_equal_csp(index: int) -> None:
             assert {c: w for c, w in got[v].items() if w} == want, f"row {row.key}, value {v}"
     # the float model agrees with the exact one
     fl = Beliefs(view)
-    assert math.isclose(fl.total_weight, float(b.total_weight), rel_tol=1e-9)
+    assert isinstance(fl.total_weight, float) and math.isclose(fl.total_weight, float(b.total_weight), rel_tol=1e-9)
     for s in fl.hidden_seats():
         cd, cde = fl.count_distribution(s), b.count_distribution(s)
         for v in VALUES:

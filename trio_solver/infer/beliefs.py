@@ -153,13 +153,14 @@ class Beliefs:
         return int(Lattice(self.facts, True, unit=True).total_weight)
 
     @property
-    def total_weight(self) -> Any:
-        """The weighted number of count matrices that fit (an exact integer with ``exact=True``)."""
+    def total_weight(self) -> int | float:
+        """The weighted number of count matrices that fit: an exact Python integer with ``exact=True``,
+        else a float."""
         return self._lat.total_weight
 
     def _p(self, w: Any) -> float:
         if self.exact:
-            return float(Fraction(w, self._lat.total_weight))
+            return float(Fraction(w, int(self._lat.total_weight)))  # exact: an integer already
         return float(w / self._lat.total_weight)
 
     def _require(self) -> None:

@@ -248,9 +248,9 @@ class Lattice:
         #: ``forward[u]``: the weight of the paths from the start to each state after value ``u``.
         self.forward = self._table(backward=False)
         #: The weight of every path: every count matrix that fits, weighed by its prior.
-        self.total_weight: Any = self.forward[12][self.final] if self.feasible_counts else 0
-        if not exact:
-            self.total_weight = float(self.total_weight)
+        found = self.forward[12][self.final] if self.feasible_counts else 0
+        #: an exact Python integer with ``exact``, else a float
+        self.total_weight: int | float = int(found) if exact else float(found)
 
     @property
     def read_weight(self) -> Any:
