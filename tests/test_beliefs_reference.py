@@ -46,6 +46,7 @@ from trio_solver.infer.facts import POOL, Facts, extract
 from trio_solver.infer.lattice import Lattice
 from trio_solver.game.rules import VALUES
 from trio_solver.game.events import Swap
+from trio_solver.report.seen import certain_holdings, seen_frame
 
 CSP_LIMIT = 4000
 
@@ -283,6 +284,30 @@ def test_brute_force_over_shuffles(index: int) -> None:
             assert abs(exp.get(v, 0.0) - want_e) < 1e-9
 
 
+
+
+def test_certain_holdings_are_the_brute_force_s_least_counts() -> None:
+    """What the terminal lists as held for certain at an unknown place: for each other seat, each value's
+    least count over every deal that replays (the brute force), less the copies its frame shows at a place.
+    Some positions list a value (a card given to the partner, or one the facts pin down)."""
+    listed = 0
+    for g, seat, bf in brute_positions():
+        if seat is None:
+            continue
+        view = g.view(seat)
+        fr = seen_frame(view)
+        want: dict[int, list[int]] = {}
+        for s in range(g.rules.players):
+            if s == seat:
+                continue
+            placed = [v for v in fr["hands"][s]["cards"] if v is not None]
+            extra = [v for v in VALUES for _ in range(min(p.hands[s].count(v) for p, _ in bf.placements)
+                                                      - placed.count(v))]
+            if extra:
+                want[s] = extra
+        assert certain_holdings(view, fr) == want, (seat, view.to_json())
+        listed += bool(want)
+    assert listed >= 3
 
 
 def test_brute_force_positions_cover_settings() -> None:

@@ -36,7 +36,7 @@ from ..report.render import describe_event, frame, render_frame, won_by
 from ..game.reveal import Reveal
 from ..game.rules import Rules
 from ..decide.search import advise
-from ..report.seen import seen_frame
+from ..report.seen import certain_holdings, seen_frame
 from ..run.simulate import play_game
 from ..game.view import PlayerView
 from . import queries
@@ -142,7 +142,8 @@ class HumanBot:
         """The table as this seat knows it. Once the swaps of the moment are decided (every team is asked
         before the turn's first reveal), the moment is not offered again."""
         fr = seen_frame(view)
-        return render_frame({**fr, "swap_open": []} if swaps_decided else fr, self.names, view.seat)
+        return render_frame({**fr, "swap_open": []} if swaps_decided else fr, self.names, view.seat,
+                            certain_holdings(view, fr))
 
     def choose_reveal(self, view: PlayerView) -> Reveal:
         legal = set(view.legal_reveals())

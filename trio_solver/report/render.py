@@ -216,10 +216,13 @@ def _trio_text(fr: Frame, values: Sequence[int]) -> str:
     return ", ".join(parts) or "-"
 
 
-def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | None = None) -> str:
+def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | None = None,
+                 certain: dict[int, list[int]] | None = None) -> str:
     """The frame as a few lines of text: a hand per seat with what the view knows (``?``: unknown,
     ``*``: face up this turn, ``^``: a card of ``viewer``'s own hand that the table knows), the centre,
-    and in team play each team's trios and how many it still needs."""
+    and in team play each team's trios and how many it still needs. ``certain``: values each seat holds
+    for certain at places the view does not know (:func:`~trio_solver.report.seen.certain_holdings`),
+    told on a line of their own."""
     lines = []
     teams = fr.get("teams") or []
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
@@ -262,6 +265,9 @@ def render_frame(fr: Frame, names: Sequence[str] | None = None, viewer: int | No
         lines.append("  face up " + " ".join(fr["turn"]) + "  (marked * above)")
     if marked:
         lines.append("  (^: your card that every player knows)")
+    if certain:
+        held = "; ".join(f"{seat_name(s, names)} {' '.join(map(str, vs))}" for s, vs in sorted(certain.items()))
+        lines.append(f"  held for certain, place unknown: {held}")
     if fr["swap_open"]:
         lines.append("  swap moment: " + "; ".join(" & ".join(seat_name(s, names) for s in t) for t in fr["swap_open"])
                      + " may swap before the next reveal")
