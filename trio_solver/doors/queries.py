@@ -129,10 +129,10 @@ def placements(found: Beliefs, limit: int, swap_budget: int = STATE_BUDGET) -> d
     if count <= limit:
         listed = [{"probability": float(p), "rows": _matrix_json(m)} for p, m in csp.placements(found.facts, limit)]
         return {"placement_count": count, "placements": listed}
-    total = int(Beliefs(found.view, exact=True, swap_budget=swap_budget).total_weight)  # exact: an integer
+    total = Fraction(Beliefs(found.view, exact=True, swap_budget=swap_budget).total_weight)  # exact
     listed = []
     for m, bits in csp.solutions(found.facts):
-        p = None if bits else float(Fraction(csp.weight(found.facts, m, bits), total))
+        p = None if bits else float(Fraction(csp.weight(found.facts, m, bits)) / total)
         listed.append({"probability": p, "rows": _matrix_json({k: c for k, c in m.items() if c})})
         if len(listed) >= limit:
             break

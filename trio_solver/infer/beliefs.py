@@ -153,14 +153,14 @@ class Beliefs:
         return int(Lattice(self.facts, True, unit=True).total_weight)
 
     @property
-    def total_weight(self) -> int | float:
-        """The weighted number of count matrices that fit: an exact Python integer with ``exact=True``,
-        else a float."""
+    def total_weight(self) -> int | Fraction | float:
+        """The weighted number of count matrices that fit: with ``exact=True`` an exact Python integer (a
+        :class:`~fractions.Fraction` when opponents are read by their policy, ``read``), else a float."""
         return self._lat.total_weight
 
     def _p(self, w: Any) -> float:
         if self.exact:
-            return float(Fraction(w, int(self._lat.total_weight)))  # exact: an integer already
+            return float(Fraction(w) / Fraction(self._lat.total_weight))  # exact: an integer or a fraction
         return float(w / self._lat.total_weight)
 
     def _require(self) -> None:

@@ -249,8 +249,9 @@ class Lattice:
         self.forward = self._table(backward=False)
         #: The weight of every path: every count matrix that fits, weighed by its prior.
         found = self.forward[12][self.final] if self.feasible_counts else 0
-        #: an exact Python integer with ``exact``, else a float
-        self.total_weight: int | float = int(found) if exact else float(found)
+        #: with ``exact``, a Python integer (a :class:`~fractions.Fraction` when opponents are read by their
+        #: policy, whose likelihoods are fractions); else a float
+        self.total_weight: int | Fraction | float = found if exact else float(found)
 
     @property
     def read_weight(self) -> Any:
