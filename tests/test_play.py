@@ -377,24 +377,22 @@ def test_a_blank_line_at_the_swap_gives_nothing_away(tmp_path: Path) -> None:
     assert all(not isinstance(e, Swap) or 0 not in e.seats for e in game.events)  # the person's team passed
 
 
-def test_the_card_given_to_the_partner_is_listed_as_held_until_it_is_placed() -> None:
-    """After the person's team swaps, every table lists the card given as held by the partner at a place the
-    person does not know (the exact belief model's least count; tests/test_beliefs_reference.py checks it
-    against a brute force)."""
+def test_the_card_given_to_the_partner_is_listed_as_held_for_certain() -> None:
+    """Right after the person's team swaps, before any card is revealed, the table lists the card given as
+    held by the partner at a place the person does not know (the exact belief model's least count;
+    tests/test_beliefs_reference.py checks it against a brute force). Before the swap no such line is shown."""
     rules = Rules(4, teams=True)
     seed = 3
     hand = Game.deal(rules, rng=random.Random(seed)).hands[0]
     give = max(hand)
     stdout = io.StringIO()
-    play_terminal(rules, 0, ["memory"] * 3, seed, stdin=io.StringIO(f"{give}\ntable\nquit\n"), stdout=stdout)
-    text = stdout.getvalue()
-    before, swapped, after = text.partition(f"Your team swaps: you give {give}, ")
+    play_terminal(rules, 0, ["memory"] * 3, seed, stdin=io.StringIO(f"{give}\nquit\n"), stdout=stdout)
+    before, swapped, after = stdout.getvalue().partition(f"Your team swaps: you give {give}, ")
     assert swapped and "held for certain" not in before  # nothing was known before the swap
-    tables = [line for line in after.splitlines() if line.startswith("  held for certain, place unknown: ")]
-    assert len(tables) >= 2  # the turn's table and the one asked for
-    for line in tables:
-        partner = next(part for part in line.split(": ", 1)[1].split("; ") if part.startswith("seat 2 (memory 2) "))
-        assert str(give) in partner.split(") ", 1)[1].split()
+    table = after.split(" reveals ", 1)[0]  # the table drawn before the first reveal after the swap
+    line = next(x for x in table.splitlines() if x.startswith("  held for certain, place unknown: "))
+    partner = next(part for part in line.split(": ", 1)[1].split("; ") if part.startswith("seat 2 (memory 2) "))
+    assert str(give) in partner.removeprefix("seat 2 (memory 2) ").split()
 
 
 def test_a_bots_list_of_the_wrong_length_is_counted_in_words() -> None:
