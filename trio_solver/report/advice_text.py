@@ -80,8 +80,8 @@ def advice_text(advice: Advice, names: Sequence[str] | None = None, limit: int |
     if limit is not None and len(advice.evaluations) > limit:
         lines.append(f"  ... {len(advice.evaluations) - limit} more")
     if game:
-        lines.append("  (win game: the chance to win the game ± its error; gap ±: the error of its difference from "
-                     "the first, on the same deals)")
+        lines.append("  (win game: the chance to win the game ± one standard error; gap ±: the standard error of "
+                     "its difference from the first, on the same deals)")
         tied = [str(e.reveal) for e in advice.not_told_apart]
         if tied:
             lines.append(f"  Not told apart from {advice.best.reveal} by the playouts: {', '.join(tied)}; their "

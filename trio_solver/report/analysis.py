@@ -436,7 +436,8 @@ class Analysis:
         ]
         if game:
             lines += ["Win game: the mover's chance to win the game, for the reveal played / the best by it.",
-                      "Loss: the drop in the chance to win the game, ± its error. 'Clear choice' (the one "
+                      "Loss: the drop in the chance to win the game, ± one standard error (a label goes by the "
+                      f"loss's likely range, at {self.confidence:.0%}). 'Clear choice' (the one "
                       "sensible reveal) and 'no choice' are not scored;",
                       "'within noise': the loss is not told apart from 0, so no better reveal is named, nor its "
                       "chances (best: '-');",
