@@ -409,6 +409,8 @@ def test_an_unknown_bot_name_is_a_usage_error(command: list[str]) -> None:
     status, out, err = run_main([*command, "--bots", bots])
     known = ", ".join(BOT_NAMES)
     assert (status, out, err) == (2, "", f'trio-solver: --bots: unknown bot "x\\u001b[31m" (known: {known})\n')
+    # an empty list (an unset variable in a script, say) is not taken for the default line-up
+    assert run_main([*command, "--bots", ""]) == (2, "", f'trio-solver: --bots: unknown bot "" (known: {known})\n')
 
 
 def test_a_hint_where_no_reveal_can_go_on_says_so() -> None:

@@ -574,9 +574,10 @@ def _table_of(args: argparse.Namespace) -> Rules:
 
 
 def _bot_names(given: str | None, default: list[str]) -> list[str]:
-    """The bot names of a comma-separated ``--bots`` list (``default`` when it is not given); a name
-    that is not one of :data:`BOT_NAMES` is a usage error."""
-    if not given:
+    """The bot names of a comma-separated ``--bots`` list (``default`` when the option is not given); a
+    name that is not one of :data:`BOT_NAMES` is a usage error, an empty one too (``--bots ""``, a
+    doubled comma)."""
+    if given is None:
         return default
     names = [b.strip() for b in given.split(",")]
     for name in names:
