@@ -247,10 +247,10 @@ class Lattice:
         self._factor_cache: dict[tuple[int, tuple[int, ...]], Any] = {}
         #: ``forward[u]``: the weight of the paths from the start to each state after value ``u``.
         self.forward = self._table(backward=False)
-        #: The weight of every path: every count matrix that fits, weighed by its prior.
         found = self.forward[12][self.final] if self.feasible_counts else 0
-        #: with ``exact``, a Python integer (a :class:`~fractions.Fraction` when opponents are read by their
-        #: policy, whose likelihoods are fractions); else a float
+        #: The weight of every path: every count matrix that fits, weighed by its prior. With ``exact``, a
+        #: Python integer (a :class:`~fractions.Fraction` when opponents are read by their policy, whose
+        #: likelihoods are fractions); else a float.
         self.total_weight: int | Fraction | float = found if exact else float(found)
 
     @property

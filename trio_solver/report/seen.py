@@ -55,7 +55,7 @@ def certain_holdings(view: PlayerView, fr: Frame) -> dict[int, list[int]]:
     hands = {h["seat"]: h for h in fr["hands"]}
     out: dict[int, list[int]] = {}
     for s in beliefs.hidden_seats():
-        placed = [v for v in hands[s]["cards"] or [] if v is not None]
+        placed = [v for v in hands[s]["cards"] if v is not None]
         counts = beliefs.count_distribution(s)
         extra = [v for v in VALUES
                  for _ in range(min(c for c, p in counts[v].items() if p > 0) - placed.count(v))]
